@@ -1,0 +1,175 @@
+package io.github.mpi4j.core;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+/**
+ * Byte-level copies between {@link Buf}s (arrays or direct buffers of any primitive kind) and
+ * native-order {@link ByteBuffer}s, for the pure-Java parts of mpi4j (the fabric's transports,
+ * staging of non-blocking array operations, reductions). Offsets and lengths are in bytes
+ * from the Buf's first element and must be whole elements of the Buf's kind. All copies are
+ * bulk operations (intrinsics), never element loops, except for {@code boolean[]}.
+ */
+public final class BufAccess {
+    private BufAccess() {
+    }
+
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+
+    /** Copies {@code len} bytes of {@code src} from byte {@code srcOff} into {@code dst} at absolute index {@code dstIndex}. */
+    public static void get(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
+        if (len == 0) return;
+        int k = src.kind.bytes;
+        int first = src.offset + (int) (srcOff / k);
+        int n = len / k;
+        Object base = src.base;
+        if (base instanceof Buffer) {
+            ByteBuffer view = dst.duplicate().order(NATIVE);
+            view.position(dstIndex);
+            switch (src.kind) {
+                case BYTE: dst.put(dstIndex, (ByteBuffer) base, first, n); break;
+                case INT: view.asIntBuffer().put(0, (IntBuffer) base, first, n); break;
+                case DOUBLE: view.asDoubleBuffer().put(0, (DoubleBuffer) base, first, n); break;
+                case LONG: view.asLongBuffer().put(0, (LongBuffer) base, first, n); break;
+                case FLOAT: view.asFloatBuffer().put(0, (FloatBuffer) base, first, n); break;
+                case SHORT: view.asShortBuffer().put(0, (ShortBuffer) base, first, n); break;
+                case CHAR: view.asCharBuffer().put(0, (CharBuffer) base, first, n); break;
+                default: throw new IllegalArgumentException("buffer kind " + src.kind);
+            }
+            return;
+        }
+        switch (src.kind) {
+            case BYTE: dst.put(dstIndex, (byte[]) base, first, n); return;
+            case BOOLEAN: {
+                boolean[] a = (boolean[]) base;
+                for (int i = 0; i < n; i++) dst.put(dstIndex + i, a[first + i] ? (byte) 1 : (byte) 0);
+                return;
+            }
+            default:
+        }
+        ByteBuffer view = dst.duplicate().order(NATIVE);
+        view.position(dstIndex);
+        switch (src.kind) {
+            case INT: view.asIntBuffer().put((int[]) base, first, n); break;
+            case DOUBLE: view.asDoubleBuffer().put((double[]) base, first, n); break;
+            case LONG: view.asLongBuffer().put((long[]) base, first, n); break;
+            case FLOAT: view.asFloatBuffer().put((float[]) base, first, n); break;
+            case SHORT: view.asShortBuffer().put((short[]) base, first, n); break;
+            case CHAR: view.asCharBuffer().put((char[]) base, first, n); break;
+            default: throw new IllegalArgumentException("array kind " + src.kind);
+        }
+    }
+
+    /** Copies {@code len} bytes from {@code src} at absolute index {@code srcIndex} into {@code dst} at byte {@code dstOff}. */
+    public static void put(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
+        if (len == 0) return;
+        int k = dst.kind.bytes;
+        int first = dst.offset + (int) (dstOff / k);
+        int n = len / k;
+        Object base = dst.base;
+        if (base instanceof Buffer) {
+            ByteBuffer view = src.duplicate().order(NATIVE);
+            view.position(srcIndex);
+            switch (dst.kind) {
+                case BYTE: ((ByteBuffer) base).put(first, src, srcIndex, n); break;
+                case INT: ((IntBuffer) base).put(first, view.asIntBuffer(), 0, n); break;
+                case DOUBLE: ((DoubleBuffer) base).put(first, view.asDoubleBuffer(), 0, n); break;
+                case LONG: ((LongBuffer) base).put(first, view.asLongBuffer(), 0, n); break;
+                case FLOAT: ((FloatBuffer) base).put(first, view.asFloatBuffer(), 0, n); break;
+                case SHORT: ((ShortBuffer) base).put(first, view.asShortBuffer(), 0, n); break;
+                case CHAR: ((CharBuffer) base).put(first, view.asCharBuffer(), 0, n); break;
+                default: throw new IllegalArgumentException("buffer kind " + dst.kind);
+            }
+            return;
+        }
+        switch (dst.kind) {
+            case BYTE: src.get(srcIndex, (byte[]) base, first, n); return;
+            case BOOLEAN: {
+                boolean[] a = (boolean[]) base;
+                for (int i = 0; i < n; i++) a[first + i] = src.get(srcIndex + i) != 0;
+                return;
+            }
+            default:
+        }
+        ByteBuffer view = src.duplicate().order(NATIVE);
+        view.position(srcIndex);
+        switch (dst.kind) {
+            case INT: view.asIntBuffer().get((int[]) base, first, n); break;
+            case DOUBLE: view.asDoubleBuffer().get((double[]) base, first, n); break;
+            case LONG: view.asLongBuffer().get((long[]) base, first, n); break;
+            case FLOAT: view.asFloatBuffer().get((float[]) base, first, n); break;
+            case SHORT: view.asShortBuffer().get((short[]) base, first, n); break;
+            case CHAR: view.asCharBuffer().get((char[]) base, first, n); break;
+            default: throw new IllegalArgumentException("array kind " + dst.kind);
+        }
+    }
+
+    /**
+     * Copies {@code len} bytes from {@code src} (byte {@code srcOff}) to {@code dst} (byte
+     * {@code dstOff}). Same-kind arrays use {@link System#arraycopy}; anything else goes through
+     * a byte view.
+     */
+    public static void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
+        if (len == 0) return;
+        if (src.isArray() && dst.isArray() && src.kind == dst.kind) {
+            int k = src.kind.bytes;
+            System.arraycopy(src.base, src.offset + (int) (srcOff / k), dst.base, dst.offset + (int) (dstOff / k),
+                    (int) (len / k));
+            return;
+        }
+        if (src.isDirect() && src.kind == BaseKind.BYTE) {
+            put((ByteBuffer) src.base, src.offset + (int) srcOff, dst, dstOff, (int) len);
+            return;
+        }
+        if (dst.isDirect() && dst.kind == BaseKind.BYTE) {
+            get(src, srcOff, (ByteBuffer) dst.base, dst.offset + (int) dstOff, (int) len);
+            return;
+        }
+        // Typed views on both sides: bounce through a temporary native-order buffer.
+        ByteBuffer tmp = ByteBuffer.allocate((int) len).order(NATIVE);
+        get(src, srcOff, tmp, 0, (int) len);
+        put(tmp, 0, dst, dstOff, (int) len);
+    }
+
+    /** A fresh buffer of {@code bytes} bytes holding elements of {@code kind}: an array, or a direct buffer. */
+    public static Buf allocate(BaseKind kind, long bytes, boolean direct) {
+        int n = (int) (bytes / kind.bytes);
+        if (direct) {
+            ByteBuffer bb = ByteBuffer.allocateDirect((int) bytes).order(NATIVE);
+            Buffer typed;
+            switch (kind) {
+                case BYTE: case BOOLEAN: return new Buf(bb, BaseKind.BYTE, 0, (int) bytes);
+                case INT: typed = bb.asIntBuffer(); break;
+                case DOUBLE: typed = bb.asDoubleBuffer(); break;
+                case LONG: typed = bb.asLongBuffer(); break;
+                case FLOAT: typed = bb.asFloatBuffer(); break;
+                case SHORT: typed = bb.asShortBuffer(); break;
+                case CHAR: typed = bb.asCharBuffer(); break;
+                default: throw new IllegalArgumentException("kind " + kind);
+            }
+            return new Buf(typed, kind, 0, n);
+        }
+        Object a;
+        switch (kind) {
+            case BYTE: a = new byte[n]; break;
+            case BOOLEAN: a = new boolean[n]; break;
+            case INT: a = new int[n]; break;
+            case DOUBLE: a = new double[n]; break;
+            case LONG: a = new long[n]; break;
+            case FLOAT: a = new float[n]; break;
+            case SHORT: a = new short[n]; break;
+            case CHAR: a = new char[n]; break;
+            default: throw new IllegalArgumentException("kind " + kind);
+        }
+        return new Buf(a, kind, 0, n);
+    }
+}

@@ -1,0 +1,193 @@
+package io.github.mpi4j.core;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Turns the {@code Object buf} of an API call into a checked {@link Buf}. This is where the
+ * buffer policy is enforced: Java arrays and direct NIO buffers everywhere; heap NIO buffers
+ * through their backing array; the element type must match the datatype; {@code count} items
+ * must fit between the offset and the end of the array or buffer. Nothing is sent or received
+ * by a call whose buffer fails these checks.
+ */
+public final class Buffers {
+    private Buffers() {
+    }
+
+    private static final Object[] EMPTY_OBJECTS = new Object[0];
+
+    /**
+     * Resolves {@code buf} for {@code count} items of {@code type} starting at {@code offset}
+     * (in elements of the array or buffer).
+     *
+     * @param call     the API call, for messages ("send")
+     * @param arg      the argument name, for messages ("buf", "sendbuf")
+     * @param writable whether the call writes into the buffer (receive side)
+     */
+    public static Buf resolve(String call, String arg, Object buf, int offset, int count,
+                              TypeDesc type, boolean writable) {
+        if (type == null) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+        if (count < 0) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": count must be >= 0, got " + count);
+        }
+        if (offset < 0) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset must be >= 0, got " + offset);
+        }
+        if (buf == null) {
+            if (count == 0) return empty(type);
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is null but count is " + count);
+        }
+        if (buf == MPI.IN_PLACE) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as " + arg);
+        }
+        if (buf instanceof Buffer) {
+            return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
+        }
+        BaseKind kind = BaseKind.ofArray(buf);
+        if (kind == null) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
+                    + buf.getClass().getName());
+        }
+        return resolveArray(call, arg, buf, kind, offset, BaseKind.arrayLength(buf), count, type);
+    }
+
+    /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
+    public static Buf resolveSend(String call, String arg, Object buf, int offset, int count, TypeDesc type) {
+        if (buf == MPI.IN_PLACE) return Buf.IN_PLACE;
+        return resolve(call, arg, buf, offset, count, type, false);
+    }
+
+    /** Elements of an array or buffer of {@code baseKind} that {@code count} items of {@code type} span. */
+    public static long elementsNeeded(int count, TypeDesc type, BaseKind baseKind) {
+        if (count == 0) return 0;
+        if (type.layout == Layout.OBJECT) return count;
+        long bytes = spanBytes(count, type);
+        return (bytes + baseKind.bytes - 1) / baseKind.bytes;
+    }
+
+    /** Bytes from the first item's start to the last item's end. */
+    public static long spanBytes(long count, TypeDesc type) {
+        return count == 0 ? 0 : (count - 1) * type.extent + Math.max(type.size, type.extent);
+    }
+
+    private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,
+                                    int length, int count, TypeDesc type) {
+        checkKind(call, arg, kind, type, array.getClass().getSimpleName());
+        if (offset > length) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
+                    + kind.name().toLowerCase() + "[" + length + "]");
+        }
+        long need = elementsNeeded(count, type, kind);
+        if (need > length - offset) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
+                    + " elements of " + arg + " from offset " + offset + ", but "
+                    + kind.name().toLowerCase() + "[" + length + "] has " + (length - offset));
+        }
+        return new Buf(array, kind, offset, length - offset);
+    }
+
+    private static Buf resolveBuffer(String call, String arg, Buffer b, int offset, int count,
+                                     TypeDesc type, boolean writable) {
+        BaseKind kind = kindOf(b);
+        if (kind == null) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": unsupported buffer class " + b.getClass().getName());
+        }
+        if (writable && b.isReadOnly()) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a read-only buffer but the call writes into it");
+        }
+        if (!b.isDirect()) {
+            if (!b.hasArray()) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a read-only heap buffer; "
+                        + "use a direct buffer (MPI.newXxxBuffer) or an array");
+            }
+            if (kind == BaseKind.BYTE && type.arrayKind != BaseKind.BYTE) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a heap ByteBuffer but " + type.name
+                        + " needs native byte order; use a direct buffer (MPI.newByteBuffer) or a "
+                        + type.arrayKind.name().toLowerCase() + "[] array");
+            }
+            Object array = b.array();
+            int base = b.arrayOffset();
+            // The buffer's element 0 is array[base]; its capacity bounds the view.
+            Buf whole = resolveArray(call, arg, array, kind, offset, b.capacity(), count, type);
+            return new Buf(array, kind, base + whole.offset, whole.length);
+        }
+        if (type.layout == Layout.OBJECT) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got a "
+                    + b.getClass().getSimpleName());
+        }
+        if (kind != BaseKind.BYTE) {
+            checkKind(call, arg, kind, type, b.getClass().getSimpleName());
+        }
+        int capacity = b.capacity();
+        if (offset > capacity) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
+                    + capacity + " of the buffer");
+        }
+        long need = elementsNeeded(count, type, kind);
+        if (need > capacity - offset) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
+                    + (kind == BaseKind.BYTE ? " bytes" : " elements") + " of " + arg + " from offset " + offset
+                    + ", but the buffer's capacity is " + capacity);
+        }
+        return new Buf(b, kind, offset, capacity - offset);
+    }
+
+    private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
+        if (type.arrayKind == kind) return;
+        if (type.layout == Layout.OBJECT) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
+        }
+        if (kind == BaseKind.OBJECT) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is " + what + " but " + type.name
+                    + " is not MPI.OBJECT");
+        }
+        String want = type.arrayKind == BaseKind.BYTE && type.layout != Layout.PRIMITIVE
+                ? "a byte[] or direct ByteBuffer"
+                : "a " + type.arrayKind.name().toLowerCase() + "[] or direct buffer";
+        throw MPIException.of(MPI.ERR_TYPE, call + ": datatype " + type.name + " needs " + want + " as " + arg
+                + ", got " + what);
+    }
+
+    /** Element kind of a NIO buffer. */
+    public static BaseKind kindOf(Buffer b) {
+        if (b instanceof ByteBuffer) return BaseKind.BYTE;
+        if (b instanceof IntBuffer) return BaseKind.INT;
+        if (b instanceof DoubleBuffer) return BaseKind.DOUBLE;
+        if (b instanceof LongBuffer) return BaseKind.LONG;
+        if (b instanceof FloatBuffer) return BaseKind.FLOAT;
+        if (b instanceof CharBuffer) return BaseKind.CHAR;
+        if (b instanceof ShortBuffer) return BaseKind.SHORT;
+        return null;
+    }
+
+    private static Buf empty(TypeDesc type) {
+        BaseKind k = type.arrayKind;
+        Object a;
+        switch (k) {
+            case BOOLEAN: a = new boolean[0]; break;
+            case CHAR: a = new char[0]; break;
+            case SHORT: a = new short[0]; break;
+            case INT: a = new int[0]; break;
+            case LONG: a = new long[0]; break;
+            case FLOAT: a = new float[0]; break;
+            case DOUBLE: a = new double[0]; break;
+            case OBJECT: a = EMPTY_OBJECTS; break;
+            default: a = new byte[0];
+        }
+        return new Buf(a, k, 0, 0);
+    }
+}

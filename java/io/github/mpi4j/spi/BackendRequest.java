@@ -1,0 +1,30 @@
+package io.github.mpi4j.spi;
+
+/**
+ * A backend's non-blocking operation. Completion fills a {@link StatusData}. After
+ * completion (wait or a true test) the request is inactive; calling wait again returns an
+ * empty status at once, as MPI does for inactive requests.
+ */
+public interface BackendRequest {
+    /** Blocks until complete; fills {@code status} (may be null). */
+    void waitFor(StatusData status);
+
+    /** Returns true and fills {@code status} if complete; false otherwise. Never blocks long. */
+    boolean test(StatusData status);
+
+    /** Asks for cancellation; completion must still be waited for. */
+    void cancel();
+
+    /** Releases the request; an operation still running goes on to completion. */
+    void free();
+
+    /** True for persistent requests (which {@link #start()} re-activates). */
+    default boolean isPersistent() {
+        return false;
+    }
+
+    /** Starts a persistent request. */
+    default void start() {
+        throw new UnsupportedOperationException("not a persistent request");
+    }
+}

@@ -1,0 +1,65 @@
+package io.github.mpi4j.spi;
+
+/**
+ * What a backend needs to know of a datatype. Immutable; owned by {@code mpi.Datatype}.
+ * Predefined types carry a stable {@link #predefinedId} that backends use to index their
+ * own handle tables; derived types carry a backend-specific handle in {@link #backendHandle}.
+ */
+public final class TypeDesc {
+    /** Number of predefined ids; backends size their tables with it. */
+    public static final int PREDEFINED_COUNT = 32;
+
+    public final String name;
+    /** Element kind of the Java array or typed buffer the type accepts. */
+    public final BaseKind arrayKind;
+    /** Element kind the values are reduced as (for PAIR and VALUE_INT: the value's kind). */
+    public final BaseKind valueKind;
+    public final Layout layout;
+    /** Bytes of data in one item (MPI_Type_size). */
+    public final long size;
+    /** Bytes from one item to the next (MPI_Type_get_extent). */
+    public final long extent;
+    /** Lower bound in bytes. */
+    public final long lb;
+    /** Java array elements one item spans (1, or 2 for PAIR). For derived types: extent in elements. */
+    public final int arrayElementsPerItem;
+    /** Index of a predefined type, or -1 for a derived one. */
+    public final int predefinedId;
+    /** For DERIVED types: the description the backends build from; null otherwise. */
+    public final Object derived;
+
+    /** A backend's own handle for a derived type (e.g. an MPI_Datatype), set at commit. */
+    public volatile long backendHandle;
+
+    /** The API object ({@code mpi.Datatype}) that made this descriptor; user reductions get it back. */
+    public volatile Object apiObject;
+
+    public TypeDesc(String name, BaseKind arrayKind, BaseKind valueKind, Layout layout, long size,
+                    long extent, long lb, int arrayElementsPerItem, int predefinedId, Object derived) {
+        this.name = name;
+        this.arrayKind = arrayKind;
+        this.valueKind = valueKind;
+        this.layout = layout;
+        this.size = size;
+        this.extent = extent;
+        this.lb = lb;
+        this.arrayElementsPerItem = arrayElementsPerItem;
+        this.predefinedId = predefinedId;
+        this.derived = derived;
+    }
+
+    public boolean isPredefined() {
+        return predefinedId >= 0;
+    }
+
+    /** Offset in bytes of the int index inside a VALUE_INT item (C alignment of int after the value). */
+    public long valueIntIndexOffset() {
+        long v = valueKind.bytes;
+        return (v + 3) & ~3L;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,1338 @@
+package mpi;
+
+import io.github.mpi4j.core.Buffers;
+import io.github.mpi4j.core.OpRules;
+import io.github.mpi4j.core.Session;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.Buffer;
+
+/**
+ * A communicator: point-to-point communication, collectives and management.
+ *
+ * <p>Two API styles live here side by side: the Open MPI Java bindings
+ * ({@code getRank()}, {@code send(buf, count, type, dest, tag)}, {@code iSend}, ...) and
+ * mpiJava 1.2 / MPJ Express ({@code Rank()}, {@code Send(buf, offset, count, type, dest, tag)},
+ * {@code Isend}, ...). Both accept Java primitive arrays and direct NIO buffers in every call,
+ * non-blocking ones included.
+ *
+ * <p>Every argument is checked in Java before any data moves; a bad argument throws an
+ * {@link MPIException} naming the argument, its value and the limit.
+ */
+public class Comm implements Freeable, Cloneable {
+    /** Split type of {@link Intracomm#splitType}: processes that can share memory (same node). */
+    public static final int TYPE_SHARED = 1;
+
+    final Session session;
+    BackendComm impl;
+    private String name;
+    private Errhandler errhandler = MPI.ERRORS_RETURN;
+
+    Comm(Session session, BackendComm impl, String name) {
+        this.session = session;
+        this.impl = impl;
+        this.name = name;
+    }
+
+    // =====================================================================================
+    // Checks shared by all calls
+    // =====================================================================================
+
+    /** The backend communicator, after checking MPI is running and this one is not freed. */
+    final BackendComm impl(String call) {
+        session.check();
+        BackendComm c = impl;
+        if (c == null) {
+            throw MPIException.of(MPI.ERR_COMM, call + ": communicator " + name + " has been freed");
+        }
+        return c;
+    }
+
+    static TypeDesc type(String call, String arg, Datatype type) {
+        if (type == null) throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is null");
+        return type.desc(call, arg);
+    }
+
+    static OpDesc op(String call, Op op, TypeDesc type) {
+        if (op == null) throw MPIException.of(MPI.ERR_OP, call + ": op is null");
+        OpDesc o = op.desc(call);
+        OpRules.check(call, o, type);
+        return o;
+    }
+
+    static void checkDest(String call, BackendComm c, int dest) {
+        if (dest == MPI.PROC_NULL) return;
+        if (dest < 0 || dest >= c.size()) {
+            throw MPIException.of(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of this communicator "
+                    + "(size " + c.size() + "; MPI.PROC_NULL is also allowed)");
+        }
+    }
+
+    static void checkSource(String call, BackendComm c, int source) {
+        if (source == MPI.ANY_SOURCE || source == MPI.PROC_NULL) return;
+        if (source < 0 || source >= c.size()) {
+            throw MPIException.of(MPI.ERR_RANK, call + ": source " + source + " is not a rank of this communicator "
+                    + "(size " + c.size() + "; MPI.ANY_SOURCE and MPI.PROC_NULL are also allowed)");
+        }
+    }
+
+    static void checkSendTag(String call, BackendComm c, int tag) {
+        if (tag < 0 || tag > c.tagUpperBound()) {
+            throw MPIException.of(MPI.ERR_TAG, call + ": tag " + tag + " is not in [0, " + c.tagUpperBound() + "]");
+        }
+    }
+
+    static void checkRecvTag(String call, BackendComm c, int tag) {
+        if (tag == MPI.ANY_TAG) return;
+        if (tag < 0 || tag > c.tagUpperBound()) {
+            throw MPIException.of(MPI.ERR_TAG, call + ": tag " + tag + " is not in [0, " + c.tagUpperBound()
+                    + "] (MPI.ANY_TAG is also allowed)");
+        }
+    }
+
+    static void checkRoot(String call, BackendComm c, int root) {
+        if (root < 0 || root >= c.size()) {
+            throw MPIException.of(MPI.ERR_ROOT, call + ": root " + root + " is not in [0, " + c.size() + ")");
+        }
+    }
+
+    static void checkCount(String call, String arg, int count) {
+        if (count < 0) throw MPIException.of(MPI.ERR_COUNT, call + ": " + arg + " must be >= 0, got " + count);
+    }
+
+    /** Rejects a send buffer aliasing the receive buffer (MPI requires MPI.IN_PLACE for that). */
+    static void checkNotAliased(String call, Object sendbuf, Object recvbuf) {
+        if (sendbuf != null && sendbuf == recvbuf && sendbuf != MPI.IN_PLACE) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": sendbuf and recvbuf are the same "
+                    + (sendbuf instanceof Buffer ? "buffer" : "array")
+                    + "; pass MPI.IN_PLACE as sendbuf (or use the in-place form) instead");
+        }
+    }
+
+    /** A request over a backend request, keeping {@code keep} reachable until completion. */
+    final Request request(BackendRequest r, Object keep) {
+        return new Request(session, r, keep, null);
+    }
+
+    static boolean isObject(TypeDesc t) {
+        return t.layout == Layout.OBJECT;
+    }
+
+    // =====================================================================================
+    // Management
+    // =====================================================================================
+
+    /** This process's rank in the communicator. */
+    public final int getRank() {
+        return impl("getRank").rank();
+    }
+
+    /** Number of processes in the communicator. */
+    public final int getSize() {
+        return impl("getSize").size();
+    }
+
+    /** Duplicates the communicator: same group, a new context that never mixes traffic with this one. */
+    public Comm dup() {
+        BackendComm c = impl("dup");
+        return new Comm(session, c.dup(), name + ".dup");
+    }
+
+    @Override
+    public Comm clone() {
+        return dup();
+    }
+
+    /** Frees the communicator; later calls on it throw. Freeing MPI.COMM_WORLD/COMM_SELF is an error. */
+    @Override
+    public void free() {
+        BackendComm c = impl("free");
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw MPIException.of(MPI.ERR_COMM, "free: " + name + " cannot be freed");
+        }
+        c.free();
+        impl = null;
+    }
+
+    /** True once freed (MPI_COMM_NULL). */
+    public final boolean isNull() {
+        return impl == null;
+    }
+
+    public final boolean isInter() {
+        impl("isInter");
+        return false;
+    }
+
+    /** MPI.IDENT, MPI.CONGRUENT, MPI.SIMILAR or MPI.UNEQUAL. */
+    public static int compare(Comm comm1, Comm comm2) {
+        if (comm1 == null || comm2 == null) {
+            throw MPIException.of(MPI.ERR_COMM, "compare: " + (comm1 == null ? "comm1" : "comm2") + " is null");
+        }
+        BackendComm a = comm1.impl("compare");
+        BackendComm b = comm2.impl("compare");
+        if (a == b) return MPI.IDENT;
+        int g = Group.compare(new Group(a.worldRanks(), -1), new Group(b.worldRanks(), -1));
+        return g == MPI.IDENT ? MPI.CONGRUENT : g;
+    }
+
+    /** The group of processes in this communicator. */
+    public final Group getGroup() {
+        BackendComm c = impl("getGroup");
+        int[] members = c.worldRanks();
+        return new Group(members, members[c.rank()]);
+    }
+
+    /** Ends every process of the job with {@code errorcode}. */
+    public final void abort(int errorcode) {
+        BackendComm c = impl("abort");
+        session.backend().abort(c, errorcode);
+    }
+
+    public final void setErrhandler(Errhandler errhandler) {
+        impl("setErrhandler");
+        if (errhandler == null) throw MPIException.of(MPI.ERR_ARG, "setErrhandler: errhandler is null");
+        this.errhandler = errhandler;
+    }
+
+    public final Errhandler getErrhandler() {
+        impl("getErrhandler");
+        return errhandler;
+    }
+
+    public final void setName(String name) {
+        impl("setName");
+        if (name == null) throw MPIException.of(MPI.ERR_ARG, "setName: name is null");
+        this.name = name;
+    }
+
+    public final String getName() {
+        impl("getName");
+        return name;
+    }
+
+    /** Largest tag this communicator accepts (the MPI_TAG_UB attribute). */
+    public final int getTagUpperBound() {
+        return impl("getTagUpperBound").tagUpperBound();
+    }
+
+    /**
+     * Value of a predefined attribute ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
+     * {@code MPI.WTIME_IS_GLOBAL}), or null.
+     */
+    public final Object getAttr(int keyval) {
+        BackendComm c = impl("getAttr");
+        if (keyval == MPI.TAG_UB) return c.tagUpperBound();
+        if (keyval == MPI.HOST) return MPI.PROC_NULL;
+        if (keyval == MPI.IO) return MPI.ANY_SOURCE;
+        if (keyval == MPI.WTIME_IS_GLOBAL) return 0;
+        return null;
+    }
+
+    // =====================================================================================
+    // Point-to-point (implementation shared by both styles)
+    // =====================================================================================
+
+    private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                          SendMode mode) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkDest(call, c, dest);
+        checkSendTag(call, c, tag);
+        if (isObject(t)) {
+            ObjectMessages.send(call, c, buf, offset, count, dest, tag, mode);
+            return;
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, false);
+        c.send(b, count, t, dest, tag, mode);
+    }
+
+    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkSource(call, c, source);
+        checkRecvTag(call, c, tag);
+        if (isObject(t)) {
+            return new Status(ObjectMessages.recv(call, c, buf, offset, count, source, tag));
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, true);
+        StatusData d = new StatusData();
+        c.recv(b, count, t, source, tag, d);
+        return new Status(d);
+    }
+
+    private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                              SendMode mode) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkDest(call, c, dest);
+        checkSendTag(call, c, tag);
+        if (isObject(t)) {
+            return request(ObjectMessages.isend(call, c, buf, offset, count, dest, tag, mode), null);
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, false);
+        return request(c.isend(b, count, t, dest, tag, mode), buf);
+    }
+
+    private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkSource(call, c, source);
+        checkRecvTag(call, c, tag);
+        if (isObject(t)) {
+            return request(ObjectMessages.irecv(call, c, buf, offset, count, source, tag), buf);
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, true);
+        return request(c.irecv(b, count, t, source, tag), buf);
+    }
+
+    private Status sendRecvImpl(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                int dest, int sendtag, Object recvbuf, int recvoffset, int recvcount,
+                                Datatype recvtype, int source, int recvtag) {
+        BackendComm c = impl(call);
+        TypeDesc st = type(call, "sendtype", sendtype);
+        TypeDesc rt = type(call, "recvtype", recvtype);
+        checkDest(call, c, dest);
+        checkSendTag(call, c, sendtag);
+        checkSource(call, c, source);
+        checkRecvTag(call, c, recvtag);
+        if (isObject(st) || isObject(rt)) {
+            Request r = isendImpl(call, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
+            Status s = recvImpl(call, recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+            r.waitFor();
+            return s;
+        }
+        Buf sb = Buffers.resolve(call, "sendbuf", sendbuf, sendoffset, sendcount, st, false);
+        Buf rb = Buffers.resolve(call, "recvbuf", recvbuf, recvoffset, recvcount, rt, true);
+        StatusData d = new StatusData();
+        c.sendRecv(sb, sendcount, st, dest, sendtag, rb, recvcount, rt, source, recvtag, d);
+        return new Status(d);
+    }
+
+    private Status sendRecvReplaceImpl(String call, Object buf, int offset, int count, Datatype type, int dest,
+                                       int sendtag, int source, int recvtag) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkDest(call, c, dest);
+        checkSendTag(call, c, sendtag);
+        checkSource(call, c, source);
+        checkRecvTag(call, c, recvtag);
+        if (isObject(t)) {
+            Request r = isendImpl(call, buf, offset, count, type, dest, sendtag, SendMode.STANDARD);
+            Object[] tmp = new Object[count];
+            Status s = recvImpl(call, tmp, 0, count, type, source, recvtag);
+            r.waitFor();
+            System.arraycopy(tmp, 0, buf, offset, count);
+            return s;
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, true);
+        StatusData d = new StatusData();
+        c.sendRecvReplace(b, count, t, dest, sendtag, source, recvtag, d);
+        return new Status(d);
+    }
+
+    private Status probeImpl(String call, int source, int tag, boolean blocking) {
+        BackendComm c = impl(call);
+        checkSource(call, c, source);
+        checkRecvTag(call, c, tag);
+        StatusData d = new StatusData();
+        if (blocking) {
+            c.probe(source, tag, d);
+        } else if (!c.iprobe(source, tag, d)) {
+            return null;
+        }
+        return new Status(d);
+    }
+
+    private Prequest initImpl(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
+                              SendMode mode, boolean isSend) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        if (isSend) {
+            checkDest(call, c, peer);
+            checkSendTag(call, c, tag);
+        } else {
+            checkSource(call, c, peer);
+            checkRecvTag(call, c, tag);
+        }
+        if (isObject(t)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": persistent requests do not support MPI.OBJECT");
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, !isSend);
+        BackendRequest r = isSend ? c.sendInit(b, count, t, peer, tag, mode) : c.recvInit(b, count, t, peer, tag);
+        return new Prequest(session, r, buf);
+    }
+
+    // =====================================================================================
+    // Collectives (implementation shared by both styles; nb = non-blocking)
+    // =====================================================================================
+
+    /** Finishes a collective: blocking calls return null, non-blocking ones a request. */
+    private Request done(boolean nb, BackendRequest r, Object keep) {
+        return nb ? request(r, keep) : null;
+    }
+
+    final Request barrierImpl(String call, boolean nb) {
+        BackendComm c = impl(call);
+        if (nb) return request(c.iBarrier(), null);
+        c.barrier();
+        return null;
+    }
+
+    final Request bcastImpl(String call, boolean nb, Object buf, int offset, int count, Datatype type, int root) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        checkRoot(call, c, root);
+        if (isObject(t)) {
+            ObjectMessages.bcast(call, c, buf, offset, count, root);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, c.rank() != root);
+        if (!nb) {
+            c.bcast(b, count, t, root);
+            return null;
+        }
+        return done(true, c.iBcast(b, count, t, root), buf);
+    }
+
+    final Request reduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
+                             int count, Datatype type, Op op, int root) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkRoot(call, c, root);
+        boolean isRoot = c.rank() == root;
+        checkNotAliased(call, sendbuf, recvbuf);
+        if (isObject(t)) {
+            ObjectMessages.reduce(call, c, sendbuf, soff, recvbuf, roff, count, o, root, type);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf s;
+        if (sendbuf == MPI.IN_PLACE) {
+            if (!isRoot) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is only allowed at the root (rank "
+                        + root + "), this is rank " + c.rank());
+            }
+            s = Buf.IN_PLACE;
+        } else {
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, count, t, false);
+        }
+        Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
+        if (!nb) {
+            c.reduce(s, r, count, t, o, root);
+            return null;
+        }
+        return done(true, c.iReduce(s, r, count, t, o, root), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request allReduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
+                                int count, Datatype type, Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkNotAliased(call, sendbuf, recvbuf);
+        if (isObject(t)) {
+            ObjectMessages.allReduce(call, c, sendbuf, soff, recvbuf, roff, count, o, type);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
+        if (!nb) {
+            c.allReduce(s, r, count, t, o);
+            return null;
+        }
+        return done(true, c.iAllReduce(s, r, count, t, o), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request gatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
+                             Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
+        BackendComm c = impl(call);
+        checkRoot(call, c, root);
+        boolean isRoot = c.rank() == root;
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = isRoot ? type(call, "recvtype", recvtype) : null;
+        if (isRoot) checkCount(call, "recvcount", recvcount);
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcount = recvcount;
+        } else {
+            st = type(call, "sendtype", sendtype);
+            if (isObject(st)) {
+                ObjectMessages.gather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+                return nb ? Request.completed(session) : null;
+            }
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+        }
+        Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true)
+                : null;
+        if (!nb) {
+            c.gather(s, sendcount, st, r, recvcount, rt, root);
+            return null;
+        }
+        return done(true, c.iGather(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request gathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
+                              Object recvbuf, int roff, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        BackendComm c = impl(call);
+        checkRoot(call, c, root);
+        boolean isRoot = c.rank() == root;
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = null;
+        Buf r = null;
+        if (isRoot) {
+            rt = type(call, "recvtype", recvtype);
+            int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
+        }
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcount = recvcounts[c.rank()];
+        } else {
+            st = type(call, "sendtype", sendtype);
+            if (isObject(st)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the v-variants; "
+                        + "use gather");
+            }
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+        }
+        if (!nb) {
+            c.gatherv(s, sendcount, st, r, recvcounts, displs, rt, root);
+            return null;
+        }
+        return done(true, c.iGatherv(s, sendcount, st, r, recvcounts, displs, rt, root),
+                new Object[] {sendbuf, recvbuf, recvcounts, displs});
+    }
+
+    final Request scatterImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
+                              Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
+        BackendComm c = impl(call);
+        checkRoot(call, c, root);
+        boolean isRoot = c.rank() == root;
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc st = isRoot ? type(call, "sendtype", sendtype) : null;
+        if (isRoot) checkCount(call, "sendcount", sendcount);
+        if (st != null && isObject(st) || !isRoot && recvtype != null && isObject(recvtype.desc)) {
+            ObjectMessages.scatter(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf s = isRoot ? Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false)
+                : null;
+        Buf r;
+        TypeDesc rt;
+        if (recvbuf == MPI.IN_PLACE) {
+            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+            r = Buf.IN_PLACE;
+            rt = st;
+            recvcount = sendcount;
+        } else {
+            rt = type(call, "recvtype", recvtype);
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
+        }
+        if (!nb) {
+            c.scatter(s, sendcount, st, r, recvcount, rt, root);
+            return null;
+        }
+        return done(true, c.iScatter(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request scattervImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] displs,
+                               Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype,
+                               int root) {
+        BackendComm c = impl(call);
+        checkRoot(call, c, root);
+        boolean isRoot = c.rank() == root;
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc st = null;
+        Buf s = null;
+        if (isRoot) {
+            st = type(call, "sendtype", sendtype);
+            int extentItems = checkCountsDispls(call, "sendcounts", sendcounts, "displs", displs, c.size());
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, extentItems, st, false);
+        }
+        Buf r;
+        TypeDesc rt;
+        if (recvbuf == MPI.IN_PLACE) {
+            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+            r = Buf.IN_PLACE;
+            rt = st;
+            recvcount = sendcounts[c.rank()];
+        } else {
+            rt = type(call, "recvtype", recvtype);
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
+        }
+        if (!nb) {
+            c.scatterv(s, sendcounts, displs, st, r, recvcount, rt, root);
+            return null;
+        }
+        return done(true, c.iScatterv(s, sendcounts, displs, st, r, recvcount, rt, root),
+                new Object[] {sendbuf, recvbuf, sendcounts, displs});
+    }
+
+    final Request allGatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
+                                Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype) {
+        BackendComm c = impl(call);
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = type(call, "recvtype", recvtype);
+        checkCount(call, "recvcount", recvcount);
+        if (isObject(rt)) {
+            ObjectMessages.allGather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcount = recvcount;
+        } else {
+            st = type(call, "sendtype", sendtype);
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+        }
+        if (!nb) {
+            c.allGather(s, sendcount, st, r, recvcount, rt);
+            return null;
+        }
+        return done(true, c.iAllGather(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request allGathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
+                                 Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] displs,
+                                 Datatype recvtype) {
+        BackendComm c = impl(call);
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = type(call, "recvtype", recvtype);
+        int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcount = recvcounts[c.rank()];
+        } else {
+            st = type(call, "sendtype", sendtype);
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+        }
+        if (!nb) {
+            c.allGatherv(s, sendcount, st, r, recvcounts, displs, rt);
+            return null;
+        }
+        return done(true, c.iAllGatherv(s, sendcount, st, r, recvcounts, displs, rt),
+                new Object[] {sendbuf, recvbuf, recvcounts, displs});
+    }
+
+    final Request allToAllImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
+                               Object recvbuf, int roff, int recvcount, Datatype recvtype) {
+        BackendComm c = impl(call);
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = type(call, "recvtype", recvtype);
+        checkCount(call, "recvcount", recvcount);
+        if (isObject(rt)) {
+            ObjectMessages.allToAll(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
+            return nb ? Request.completed(session) : null;
+        }
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcount = recvcount;
+        } else {
+            st = type(call, "sendtype", sendtype);
+            checkCount(call, "sendcount", sendcount);
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false);
+        }
+        if (!nb) {
+            c.allToAll(s, sendcount, st, r, recvcount, rt);
+            return null;
+        }
+        return done(true, c.iAllToAll(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request allToAllvImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] sdispls,
+                                Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] rdispls,
+                                Datatype recvtype) {
+        BackendComm c = impl(call);
+        checkNotAliased(call, sendbuf, recvbuf);
+        TypeDesc rt = type(call, "recvtype", recvtype);
+        int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, rItems, rt, true);
+        Buf s;
+        TypeDesc st;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            st = rt;
+            sendcounts = recvcounts;
+            sdispls = rdispls;
+        } else {
+            st = type(call, "sendtype", sendtype);
+            int sItems = checkCountsDispls(call, "sendcounts", sendcounts, "sdispls", sdispls, c.size());
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sItems, st, false);
+        }
+        if (!nb) {
+            c.allToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt);
+            return null;
+        }
+        return done(true, c.iAllToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt),
+                new Object[] {sendbuf, recvbuf, sendcounts, sdispls, recvcounts, rdispls});
+    }
+
+    final Request reduceScatterImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
+                                    int[] recvcounts, Datatype type, Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkNotAliased(call, sendbuf, recvbuf);
+        int total = checkCounts(call, "recvcounts", recvcounts, c.size());
+        Buf s;
+        Buf r;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
+        } else {
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcounts[c.rank()], t, true);
+        }
+        if (!nb) {
+            c.reduceScatter(s, r, recvcounts, t, o);
+            return null;
+        }
+        return done(true, c.iReduceScatter(s, r, recvcounts, t, o), new Object[] {sendbuf, recvbuf, recvcounts});
+    }
+
+    final Request reduceScatterBlockImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
+                                         int roff, int recvcount, Datatype type, Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkNotAliased(call, sendbuf, recvbuf);
+        checkCount(call, "recvcount", recvcount);
+        int total = mul(call, recvcount, c.size());
+        Buf s;
+        Buf r;
+        if (sendbuf == MPI.IN_PLACE) {
+            s = Buf.IN_PLACE;
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
+        } else {
+            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
+            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, t, true);
+        }
+        if (!nb) {
+            c.reduceScatterBlock(s, r, recvcount, t, o);
+            return null;
+        }
+        return done(true, c.iReduceScatterBlock(s, r, recvcount, t, o), new Object[] {sendbuf, recvbuf});
+    }
+
+    final Request scanImpl(String call, boolean nb, boolean exclusive, Object sendbuf, int soff, Object recvbuf,
+                           int roff, int count, Datatype type, Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkNotAliased(call, sendbuf, recvbuf);
+        Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
+        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
+        if (!nb) {
+            if (exclusive) c.exScan(s, r, count, t, o);
+            else c.scan(s, r, count, t, o);
+            return null;
+        }
+        BackendRequest br = exclusive ? c.iExScan(s, r, count, t, o) : c.iScan(s, r, count, t, o);
+        return done(true, br, new Object[] {sendbuf, recvbuf});
+    }
+
+    private static MPIException inPlaceNotRoot(String call, int root, int rank) {
+        return MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is only allowed at the root (rank " + root
+                + "), this is rank " + rank);
+    }
+
+    private static int mul(String call, int count, int size) {
+        long n = (long) count * size;
+        if (n > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": count " + count + " x " + size + " ranks exceeds "
+                    + Integer.MAX_VALUE + " items");
+        }
+        return (int) n;
+    }
+
+    /** Checks a counts array of the v-variants; returns the sum of the counts. */
+    static int checkCounts(String call, String name, int[] counts, int size) {
+        if (counts == null) throw MPIException.of(MPI.ERR_ARG, call + ": " + name + " is null");
+        if (counts.length < size) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + name + " has " + counts.length
+                    + " entries but the communicator has " + size + " ranks");
+        }
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            if (counts[i] < 0) {
+                throw MPIException.of(MPI.ERR_COUNT, call + ": " + name + "[" + i + "] = " + counts[i] + " is negative");
+            }
+            total += counts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": " + name + " add up to " + total + " items, more than "
+                    + Integer.MAX_VALUE);
+        }
+        return (int) total;
+    }
+
+    /**
+     * Checks the counts and displacements of a v-variant; returns how many items of the type
+     * the buffer must span (the furthest end of any block).
+     */
+    static int checkCountsDispls(String call, String countsName, int[] counts, String displsName, int[] displs,
+                                 int size) {
+        checkCounts(call, countsName, counts, size);
+        if (displs == null) throw MPIException.of(MPI.ERR_ARG, call + ": " + displsName + " is null");
+        if (displs.length < size) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + displsName + " has " + displs.length
+                    + " entries but the communicator has " + size + " ranks");
+        }
+        long end = 0;
+        for (int i = 0; i < size; i++) {
+            if (displs[i] < 0) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": " + displsName + "[" + i + "] = " + displs[i]
+                        + " is negative");
+            }
+            if (counts[i] > 0) end = Math.max(end, (long) displs[i] + counts[i]);
+        }
+        if (end > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": blocks reach item " + end + ", beyond "
+                    + Integer.MAX_VALUE);
+        }
+        return (int) end;
+    }
+
+    // =====================================================================================
+    // Collectives, Open MPI style (the forms without sendbuf are the in-place forms)
+    // =====================================================================================
+
+    public final void barrier() {
+        barrierImpl("barrier", false);
+    }
+
+    public final Request iBarrier() {
+        return barrierImpl("iBarrier", true);
+    }
+
+    public final void bcast(Object buf, int count, Datatype type, int root) {
+        bcastImpl("bcast", false, buf, 0, count, type, root);
+    }
+
+    public final Request iBcast(Object buf, int count, Datatype type, int root) {
+        return bcastImpl("iBcast", true, buf, 0, count, type, root);
+    }
+
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
+        reduceImpl("reduce", false, sendbuf, 0, recvbuf, 0, count, type, op, root);
+    }
+
+    /** In place: at the root {@code buf} holds its contribution and receives the result. */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) {
+        reduceInPlace("reduce", false, buf, count, type, op, root);
+    }
+
+    public final Request iReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
+        return reduceImpl("iReduce", true, sendbuf, 0, recvbuf, 0, count, type, op, root);
+    }
+
+    public final Request iReduce(Object buf, int count, Datatype type, Op op, int root) {
+        return reduceInPlace("iReduce", true, buf, count, type, op, root);
+    }
+
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        allReduceImpl("allReduce", false, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final void allReduce(Object buf, int count, Datatype type, Op op) {
+        allReduceImpl("allReduce", false, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    public final Request iAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        return allReduceImpl("iAllReduce", true, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final Request iAllReduce(Object buf, int count, Datatype type, Op op) {
+        return allReduceImpl("iAllReduce", true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                             Datatype recvtype, int root) {
+        gatherImpl("gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root);
+    }
+
+    /** In place: at the root {@code buf} already holds the root's block; elsewhere it is the send buffer. */
+    public final void gather(Object buf, int count, Datatype type, int root) {
+        gatherInPlace("gather", false, buf, count, type, root);
+    }
+
+    public final Request iGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                 Datatype recvtype, int root) {
+        return gatherImpl("iGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root);
+    }
+
+    public final Request iGather(Object buf, int count, Datatype type, int root) {
+        return gatherInPlace("iGather", true, buf, count, type, root);
+    }
+
+    private Request gatherInPlace(String call, boolean nb, Object buf, int count, Datatype type, int root) {
+        if (isRootHere(call, root)) {
+            return gatherImpl(call, nb, MPI.IN_PLACE, 0, count, type, buf, 0, count, type, root);
+        }
+        return gatherImpl(call, nb, buf, 0, count, type, null, 0, count, type, root);
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                              int[] displs, Datatype recvtype, int root) {
+        gathervImpl("gatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs, recvtype, root);
+    }
+
+    /** In place, at the root: its block is already in {@code recvbuf}. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        gathervImpl("gatherv", false, MPI.IN_PLACE, 0, 0, null, recvbuf, 0, recvcount, displs, recvtype, root);
+    }
+
+    /** The form for ranks other than the root (they receive nothing). */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
+        gathervImpl("gatherv", false, sendbuf, 0, sendcount, sendtype, null, 0, null, null, null, root);
+    }
+
+    public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                  int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        return gathervImpl("iGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
+                recvtype, root);
+    }
+
+    public final Request iGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        return gathervImpl("iGatherv", true, MPI.IN_PLACE, 0, 0, null, recvbuf, 0, recvcount, displs, recvtype,
+                root);
+    }
+
+    public final Request iGatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
+        return gathervImpl("iGatherv", true, sendbuf, 0, sendcount, sendtype, null, 0, null, null, null, root);
+    }
+
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                              Datatype recvtype, int root) {
+        scatterImpl("scatter", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root);
+    }
+
+    /** In place: at the root {@code buf} is the send buffer and keeps its own block; elsewhere it receives. */
+    public final void scatter(Object buf, int count, Datatype type, int root) {
+        scatterInPlace("scatter", false, buf, count, type, root);
+    }
+
+    public final Request iScatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                  int recvcount, Datatype recvtype, int root) {
+        return scatterImpl("iScatter", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype,
+                root);
+    }
+
+    public final Request iScatter(Object buf, int count, Datatype type, int root) {
+        return scatterInPlace("iScatter", true, buf, count, type, root);
+    }
+
+    private Request scatterInPlace(String call, boolean nb, Object buf, int count, Datatype type, int root) {
+        if (isRootHere(call, root)) {
+            return scatterImpl(call, nb, buf, 0, count, type, MPI.IN_PLACE, 0, count, type, root);
+        }
+        return scatterImpl(call, nb, null, 0, count, type, buf, 0, count, type, root);
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                               int recvcount, Datatype recvtype, int root) {
+        scattervImpl("scatterv", false, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype,
+                root);
+    }
+
+    /** In place, at the root: it keeps its own block in {@code sendbuf}. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        scattervImpl("scatterv", false, sendbuf, 0, sendcount, displs, sendtype, MPI.IN_PLACE, 0, 0, null, root);
+    }
+
+    /** The form for ranks other than the root (they send nothing). */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        scattervImpl("scatterv", false, null, 0, null, null, null, recvbuf, 0, recvcount, recvtype, root);
+    }
+
+    public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                                   Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        return scattervImpl("iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount,
+                recvtype, root);
+    }
+
+    public final Request iScatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        return scattervImpl("iScatterv", true, sendbuf, 0, sendcount, displs, sendtype, MPI.IN_PLACE, 0, 0, null,
+                root);
+    }
+
+    public final Request iScatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        return scattervImpl("iScatterv", true, null, 0, null, null, null, recvbuf, 0, recvcount, recvtype, root);
+    }
+
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                Datatype recvtype) {
+        allGatherImpl("allGather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+    }
+
+    public final void allGather(Object buf, int count, Datatype type) {
+        allGatherImpl("allGather", false, MPI.IN_PLACE, 0, 0, null, buf, 0, count, type);
+    }
+
+    public final Request iAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                    int recvcount, Datatype recvtype) {
+        return allGatherImpl("iAllGather", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+    }
+
+    public final Request iAllGather(Object buf, int count, Datatype type) {
+        return allGatherImpl("iAllGather", true, MPI.IN_PLACE, 0, 0, null, buf, 0, count, type);
+    }
+
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                 int[] recvcount, int[] displs, Datatype recvtype) {
+        allGathervImpl("allGatherv", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
+                recvtype);
+    }
+
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        allGathervImpl("allGatherv", false, MPI.IN_PLACE, 0, 0, null, recvbuf, 0, recvcount, displs, recvtype);
+    }
+
+    public final Request iAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                     int[] recvcount, int[] displs, Datatype recvtype) {
+        return allGathervImpl("iAllGatherv", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs,
+                recvtype);
+    }
+
+    public final Request iAllGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        return allGathervImpl("iAllGatherv", true, MPI.IN_PLACE, 0, 0, null, recvbuf, 0, recvcount, displs,
+                recvtype);
+    }
+
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                               Datatype recvtype) {
+        allToAllImpl("allToAll", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+    }
+
+    public final Request iAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                   int recvcount, Datatype recvtype) {
+        return allToAllImpl("iAllToAll", true, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype);
+    }
+
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype recvtype) {
+        allToAllvImpl("allToAllv", false, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount, rdispls,
+                recvtype);
+    }
+
+    public final Request iAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                    Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return allToAllvImpl("iAllToAllv", true, sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount,
+                rdispls, recvtype);
+    }
+
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
+        reduceScatterImpl("reduceScatter", false, sendbuf, 0, recvbuf, 0, recvcounts, type, op);
+    }
+
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) {
+        reduceScatterImpl("reduceScatter", false, MPI.IN_PLACE, 0, buf, 0, counts, type, op);
+    }
+
+    public final Request iReduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
+        return reduceScatterImpl("iReduceScatter", true, sendbuf, 0, recvbuf, 0, recvcounts, type, op);
+    }
+
+    public final Request iReduceScatter(Object buf, int[] counts, Datatype type, Op op) {
+        return reduceScatterImpl("iReduceScatter", true, MPI.IN_PLACE, 0, buf, 0, counts, type, op);
+    }
+
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
+        reduceScatterBlockImpl("reduceScatterBlock", false, sendbuf, 0, recvbuf, 0, recvcount, type, op);
+    }
+
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) {
+        reduceScatterBlockImpl("reduceScatterBlock", false, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    public final Request iReduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type,
+                                             Op op) {
+        return reduceScatterBlockImpl("iReduceScatterBlock", true, sendbuf, 0, recvbuf, 0, recvcount, type, op);
+    }
+
+    public final Request iReduceScatterBlock(Object buf, int count, Datatype type, Op op) {
+        return reduceScatterBlockImpl("iReduceScatterBlock", true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}. */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) {
+        String call = "reduceLocal";
+        TypeDesc t = type(call, "datatype", type);
+        OpDesc o = op(call, op, t);
+        checkNotAliased(call, inBuf, inOutBuf);
+        Buf in = Buffers.resolve(call, "inBuf", inBuf, 0, count, t, false);
+        Buf inout = Buffers.resolve(call, "inOutBuf", inOutBuf, 0, count, t, true);
+        io.github.mpi4j.core.Reductions.reduce(o, t, in, 0, inout, 0, count);
+    }
+
+    /** Whether this rank is {@code root} (after checking root). */
+    private boolean isRootHere(String call, int root) {
+        BackendComm c = impl(call);
+        checkRoot(call, c, root);
+        return c.rank() == root;
+    }
+
+    /** In-place reduce: the root reduces into {@code buf}; the others send from it. */
+    private Request reduceInPlace(String call, boolean nb, Object buf, int count, Datatype type, Op op, int root) {
+        if (isRootHere(call, root)) {
+            return reduceImpl(call, nb, MPI.IN_PLACE, 0, buf, 0, count, type, op, root);
+        }
+        return reduceImpl(call, nb, buf, 0, null, 0, count, type, op, root);
+    }
+
+    // =====================================================================================
+    // Point-to-point, Open MPI style
+    // =====================================================================================
+
+    /** Blocking standard-mode send of {@code count} items of {@code type} from {@code buf}. */
+    public final void send(Object buf, int count, Datatype type, int dest, int tag) {
+        sendImpl("send", buf, 0, count, type, dest, tag, SendMode.STANDARD);
+    }
+
+    /** Blocking receive; returns the status. */
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag) {
+        return recvImpl("recv", buf, 0, count, type, source, tag);
+    }
+
+    /** Synchronous send: completes only once the receive has started. */
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) {
+        sendImpl("sSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    /** Buffered send through the buffer given to {@link MPI#attachBuffer}. */
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag) {
+        sendImpl("bSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+    }
+
+    /** Ready send: the matching receive must already be posted. */
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) {
+        sendImpl("rSend", buf, 0, count, type, dest, tag, SendMode.READY);
+    }
+
+    public final Request iSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("iSend", buf, 0, count, type, dest, tag, SendMode.STANDARD);
+    }
+
+    public final Request iSSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("iSSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    public final Request ibSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("ibSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+    }
+
+    public final Request iBSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("iBSend", buf, 0, count, type, dest, tag, SendMode.BUFFERED);
+    }
+
+    public final Request iRSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("iRSend", buf, 0, count, type, dest, tag, SendMode.READY);
+    }
+
+    public final Request iRecv(Object buf, int count, Datatype type, int source, int tag) {
+        return irecvImpl("iRecv", buf, 0, count, type, source, tag);
+    }
+
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) {
+        return sendRecvImpl("sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag, recvbuf, 0, recvcount,
+                recvtype, source, recvtag);
+    }
+
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
+                                        int recvtag) {
+        return sendRecvReplaceImpl("sendRecvReplace", buf, 0, count, type, dest, sendtag, source, recvtag);
+    }
+
+    /** Waits for a matching message and returns its status without receiving it. */
+    public final Status probe(int source, int tag) {
+        return probeImpl("probe", source, tag, true);
+    }
+
+    /** The status of a matching waiting message, or null if there is none. */
+    public final Status iProbe(int source, int tag) {
+        return probeImpl("iProbe", source, tag, false);
+    }
+
+    public final Prequest sendInit(Object buf, int count, Datatype type, int dest, int tag) {
+        return initImpl("sendInit", buf, 0, count, type, dest, tag, SendMode.STANDARD, true);
+    }
+
+    public final Prequest bSendInit(Object buf, int count, Datatype type, int dest, int tag) {
+        return initImpl("bSendInit", buf, 0, count, type, dest, tag, SendMode.BUFFERED, true);
+    }
+
+    public final Prequest sSendInit(Object buf, int count, Datatype type, int dest, int tag) {
+        return initImpl("sSendInit", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS, true);
+    }
+
+    public final Prequest rSendInit(Object buf, int count, Datatype type, int dest, int tag) {
+        return initImpl("rSendInit", buf, 0, count, type, dest, tag, SendMode.READY, true);
+    }
+
+    public final Prequest recvInit(Object buf, int count, Datatype type, int source, int tag) {
+        return initImpl("recvInit", buf, 0, count, type, source, tag, SendMode.STANDARD, false);
+    }
+
+    // =====================================================================================
+    // Point-to-point, mpiJava 1.2 / MPJ Express style (offsets in elements of the array)
+    // =====================================================================================
+
+    public final int Rank() {
+        return getRank();
+    }
+
+    public final int Size() {
+        return getSize();
+    }
+
+    public final void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        sendImpl("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD);
+    }
+
+    public final Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return recvImpl("Recv", buf, offset, count, datatype, source, tag);
+    }
+
+    public final void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        sendImpl("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    public final void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        sendImpl("Bsend", buf, offset, count, datatype, dest, tag, SendMode.BUFFERED);
+    }
+
+    public final void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        sendImpl("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY);
+    }
+
+    public final Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isendImpl("Isend", buf, offset, count, datatype, dest, tag, SendMode.STANDARD);
+    }
+
+    public final Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isendImpl("Issend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    public final Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isendImpl("Ibsend", buf, offset, count, datatype, dest, tag, SendMode.BUFFERED);
+    }
+
+    public final Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isendImpl("Irsend", buf, offset, count, datatype, dest, tag, SendMode.READY);
+    }
+
+    public final Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return irecvImpl("Irecv", buf, offset, count, datatype, source, tag);
+    }
+
+    public final Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest,
+                                 int sendtag, Object recvbuf, int recvoffset, int recvcount, Datatype recvtype,
+                                 int source, int recvtag) {
+        return sendRecvImpl("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, recvbuf,
+                recvoffset, recvcount, recvtype, source, recvtag);
+    }
+
+    public final Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest,
+                                         int sendtag, int source, int recvtag) {
+        return sendRecvReplaceImpl("Sendrecv_replace", buf, offset, count, datatype, dest, sendtag, source,
+                recvtag);
+    }
+
+    public final Status Probe(int source, int tag) {
+        return probeImpl("Probe", source, tag, true);
+    }
+
+    /** The status of a matching waiting message, or null if there is none. */
+    public final Status Iprobe(int source, int tag) {
+        return probeImpl("Iprobe", source, tag, false);
+    }
+
+    public final Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return initImpl("Send_init", buf, offset, count, datatype, dest, tag, SendMode.STANDARD, true);
+    }
+
+    public final Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return initImpl("Bsend_init", buf, offset, count, datatype, dest, tag, SendMode.BUFFERED, true);
+    }
+
+    public final Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return initImpl("Ssend_init", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS, true);
+    }
+
+    public final Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return initImpl("Rsend_init", buf, offset, count, datatype, dest, tag, SendMode.READY, true);
+    }
+
+    public final Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return initImpl("Recv_init", buf, offset, count, datatype, source, tag, SendMode.STANDARD, false);
+    }
+
+    public final Group Group() {
+        return getGroup();
+    }
+
+    public static int Compare(Comm comm1, Comm comm2) {
+        return compare(comm1, comm2);
+    }
+
+    public void Free() {
+        free();
+    }
+
+    public final boolean Is_null() {
+        return isNull();
+    }
+
+    public final boolean Test_inter() {
+        return isInter();
+    }
+
+    public final void Abort(int errorcode) {
+        abort(errorcode);
+    }
+
+    public final void Errhandler_set(Errhandler errhandler) {
+        setErrhandler(errhandler);
+    }
+
+    public final Errhandler Errhandler_get() {
+        return getErrhandler();
+    }
+
+    public final Object Attr_get(int keyval) {
+        return getAttr(keyval);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,135 @@
+package mpi;
+
+import io.github.mpi4j.spi.TypeDesc;
+
+/**
+ * An MPI datatype. The predefined ones are constants of {@link MPI} ({@code MPI.INT},
+ * {@code MPI.DOUBLE}, {@code MPI.INT2}, {@code MPI.OBJECT}, ...).
+ *
+ * <p>Sizes, extents and bounds are reported in units of the base type (the predefined type
+ * a derived type was built from), as both the Open MPI bindings and mpiJava 1.2 define them:
+ * {@code MPI.INT.getExtent()} is 1, a contiguous type of 4 ints has extent 4.
+ */
+public final class Datatype implements Freeable, Cloneable {
+    final TypeDesc desc;
+    private String name;
+    private boolean freed;
+
+    Datatype(TypeDesc desc) {
+        this.desc = desc;
+        this.name = desc.name;
+        if (desc.apiObject == null) desc.apiObject = this;
+    }
+
+    /** The descriptor backends work with. */
+    TypeDesc desc(String call, String arg) {
+        if (freed) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " " + name + " has been freed");
+        }
+        return desc;
+    }
+
+    // ---- Open MPI style ---------------------------------------------------------------
+
+    /** Extent in units of the base type (MPI_Type_get_extent). */
+    public int getExtent() {
+        return units(desc("getExtent", "datatype").extent);
+    }
+
+    /** Lower bound in units of the base type. */
+    public int getLb() {
+        return units(desc("getLb", "datatype").lb);
+    }
+
+    /** Size of the data of one item, in units of the base type (MPI_Type_size). */
+    public int getSize() {
+        return units(desc("getSize", "datatype").size);
+    }
+
+    public int getTrueExtent() {
+        return units(desc("getTrueExtent", "datatype").extent);
+    }
+
+    public int getTrueLb() {
+        return units(desc("getTrueLb", "datatype").lb);
+    }
+
+    /** Commits the type (predefined types are always committed). */
+    public void commit() {
+        desc("commit", "datatype");
+    }
+
+    @Override
+    public void free() {
+        if (desc.isPredefined()) {
+            throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: predefined datatype " + name + " cannot be freed");
+        }
+        freed = true;
+    }
+
+    public boolean isNull() {
+        return freed;
+    }
+
+    public Datatype dup() {
+        desc("dup", "datatype");
+        return new Datatype(desc);
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public Datatype clone() {
+        return dup();
+    }
+
+    /** Bytes of one unit of the base type: what sizes and extents are counted in. */
+    int baseBytes() {
+        return desc.isPredefined() ? (int) Math.max(1, desc.size) : Math.max(1, desc.arrayKind.bytes);
+    }
+
+    // ---- mpiJava 1.2 style --------------------------------------------------------------
+
+    /** Extent in units of the base type. */
+    public int Extent() {
+        return getExtent();
+    }
+
+    /** Lower bound in units of the base type. */
+    public int Lb() {
+        return getLb();
+    }
+
+    /** Upper bound in units of the base type. */
+    public int Ub() {
+        return units(desc.lb + desc.extent);
+    }
+
+    /** Size in units of the base type. */
+    public int Size() {
+        return getSize();
+    }
+
+    public void Commit() {
+        commit();
+    }
+
+    public void Free() {
+        free();
+    }
+
+    private int units(long bytes) {
+        return (int) (bytes / baseBytes());
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,255 @@
+package mpi;
+
+import io.github.mpi4j.core.Session;
+import io.github.mpi4j.spi.BackendComm;
+
+/**
+ * An intra-communicator: {@link MPI#COMM_WORLD}, {@link MPI#COMM_SELF} and what is split,
+ * duplicated or created from them. Adds scans, communicator construction and the mpiJava 1.2
+ * collective names to {@link Comm}.
+ */
+public class Intracomm extends Comm {
+
+    Intracomm(Session session, BackendComm impl, String name) {
+        super(session, impl, name);
+    }
+
+    // =====================================================================================
+    // Construction (Open MPI style)
+    // =====================================================================================
+
+    @Override
+    public Intracomm dup() {
+        BackendComm c = impl("dup");
+        return new Intracomm(session, c.dup(), getName() + ".dup");
+    }
+
+    @Override
+    public Intracomm clone() {
+        return dup();
+    }
+
+    /**
+     * Splits into one communicator per {@code colour}, ranks ordered by {@code key} then by old
+     * rank. A rank passing {@code MPI.UNDEFINED} gets a null communicator ({@link #isNull()}).
+     */
+    public final Intracomm split(int colour, int key) {
+        return splitImpl("split", colour, key, false);
+    }
+
+    /** Splits by type; {@link Comm#TYPE_SHARED} gives one communicator per node. */
+    public final Intracomm splitType(int splitType, int key, Info info) {
+        BackendComm c = impl("splitType");
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            throw MPIException.of(MPI.ERR_ARG, "splitType: splitType " + splitType
+                    + " is not Comm.TYPE_SHARED or MPI.UNDEFINED");
+        }
+        BackendComm n = c.splitShared(splitType == TYPE_SHARED, key);
+        return new Intracomm(session, n, getName() + ".shared");
+    }
+
+    /** The communicator of the processes in {@code group} (a subset of this one); others get a null one. */
+    public final Intracomm create(Group group) {
+        return createImpl("create", group, false);
+    }
+
+    private Intracomm splitImpl(String call, int colour, int key, boolean javaNull) {
+        BackendComm c = impl(call);
+        if (colour < 0 && colour != MPI.UNDEFINED) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": colour " + colour + " must be >= 0 or MPI.UNDEFINED");
+        }
+        BackendComm n = c.split(colour == MPI.UNDEFINED ? -1 : colour, key);
+        if (n == null && javaNull) return null;
+        return new Intracomm(session, n, getName() + ".split(" + colour + ")");
+    }
+
+    private Intracomm createImpl(String call, Group group, boolean javaNull) {
+        BackendComm c = impl(call);
+        if (group == null) throw MPIException.of(MPI.ERR_GROUP, call + ": group is null");
+        int[] world = c.worldRanks();
+        int[] members = group.members;
+        int[] ranks = new int[members.length];
+        for (int i = 0; i < members.length; i++) {
+            int r = -1;
+            for (int j = 0; j < world.length; j++) {
+                if (world[j] == members[i]) {
+                    r = j;
+                    break;
+                }
+            }
+            if (r < 0) {
+                throw MPIException.of(MPI.ERR_GROUP, call + ": group member " + i + " (world rank " + members[i]
+                        + ") is not in this communicator");
+            }
+            ranks[i] = r;
+        }
+        BackendComm n = c.create(ranks);
+        if (n == null && javaNull) return null;
+        return new Intracomm(session, n, getName() + ".create");
+    }
+
+    // =====================================================================================
+    // Scans (Open MPI style)
+    // =====================================================================================
+
+    public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        scanImpl("scan", false, false, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final void scan(Object recvbuf, int count, Datatype type, Op op) {
+        scanImpl("scan", false, false, MPI.IN_PLACE, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final Request iScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        return scanImpl("iScan", true, false, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final Request iScan(Object recvbuf, int count, Datatype type, Op op) {
+        return scanImpl("iScan", true, false, MPI.IN_PLACE, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        scanImpl("exScan", false, true, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final void exScan(Object buf, int count, Datatype type, Op op) {
+        scanImpl("exScan", false, true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    public final Request iExScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        return scanImpl("iExScan", true, true, sendbuf, 0, recvbuf, 0, count, type, op);
+    }
+
+    public final Request iExScan(Object buf, int count, Datatype type, Op op) {
+        return scanImpl("iExScan", true, true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
+    }
+
+    // =====================================================================================
+    // mpiJava 1.2 / MPJ Express style (offsets in elements of the arrays)
+    // =====================================================================================
+
+    /** Duplicates the communicator (mpiJava 1.2). */
+    public Object Clone() {
+        return dup();
+    }
+
+    public Intracomm Dup() {
+        return dup();
+    }
+
+    /** Splits; returns null on ranks that passed {@code MPI.UNDEFINED}. */
+    public final Intracomm Split(int colour, int key) {
+        return splitImpl("Split", colour, key, true);
+    }
+
+    /** The communicator of {@code group}; null on processes outside it. */
+    public final Intracomm Creat(Group group) {
+        return createImpl("Creat", group, true);
+    }
+
+    public final Intracomm Create(Group group) {
+        return createImpl("Create", group, true);
+    }
+
+    public final void Barrier() {
+        barrierImpl("Barrier", false);
+    }
+
+    public final Request Ibarrier() {
+        return barrierImpl("Ibarrier", true);
+    }
+
+    public final void Bcast(Object buf, int offset, int count, Datatype type, int root) {
+        bcastImpl("Bcast", false, buf, offset, count, type, root);
+    }
+
+    public final Request Ibcast(Object buf, int offset, int count, Datatype type, int root) {
+        return bcastImpl("Ibcast", true, buf, offset, count, type, root);
+    }
+
+    public final void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                             int recvoffset, int recvcount, Datatype recvtype, int root) {
+        gatherImpl("Gather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                recvtype, root);
+    }
+
+    public final void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                              int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        gathervImpl("Gatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                displs, recvtype, root);
+    }
+
+    public final void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                              int recvoffset, int recvcount, Datatype recvtype, int root) {
+        scatterImpl("Scatter", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                recvtype, root);
+    }
+
+    public final void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                               Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        scattervImpl("Scatterv", false, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype, root);
+    }
+
+    public final void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                                int recvoffset, int recvcount, Datatype recvtype) {
+        allGatherImpl("Allgather", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype);
+    }
+
+    public final void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                                 int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        allGathervImpl("Allgatherv", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, displs, recvtype);
+    }
+
+    public final void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                               int recvoffset, int recvcount, Datatype recvtype) {
+        allToAllImpl("Alltoall", false, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                recvtype);
+    }
+
+    public final void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls,
+                                Datatype recvtype) {
+        allToAllvImpl("Alltoallv", false, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset,
+                recvcount, rdispls, recvtype);
+    }
+
+    public final void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                             Datatype datatype, Op op, int root) {
+        reduceImpl("Reduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
+    }
+
+    public final void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                                Datatype datatype, Op op) {
+        allReduceImpl("Allreduce", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+
+    public final Request Iallreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                                    Datatype datatype, Op op) {
+        return allReduceImpl("Iallreduce", true, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+
+    public final void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                                     int[] recvcounts, Datatype datatype, Op op) {
+        reduceScatterImpl("Reduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, datatype,
+                op);
+    }
+
+    public final void Reduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                                           int recvcount, Datatype datatype, Op op) {
+        reduceScatterBlockImpl("Reduce_scatter_block", false, sendbuf, sendoffset, recvbuf, recvoffset, recvcount,
+                datatype, op);
+    }
+
+    public final void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                           Datatype datatype, Op op) {
+        scanImpl("Scan", false, false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+
+    public final void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                             Datatype datatype, Op op) {
+        scanImpl("Exscan", false, true, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+}

@@ -1,0 +1,470 @@
+package mpi;
+
+import io.github.mpi4j.core.BackendSelector;
+import io.github.mpi4j.core.Session;
+import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+/**
+ * Start and end of MPI, environment queries, and the predefined constants, datatypes,
+ * operations and communicators. Names follow the Open MPI Java bindings; the mpiJava 1.2 /
+ * MPJ Express names ({@code Wtime()}, {@code Get_processor_name()}, ...) are here too.
+ *
+ * <p>{@link #Init(String[])} picks the backend: the system MPI when the program was started by
+ * {@code mpirun}/{@code srun} and the MPI bridge is available, otherwise mpi4j's own fabric
+ * (a world of one process when started with plain {@code java}). See
+ * {@code io.github.mpi4j.Mpi4j} for which backend was chosen and why.
+ */
+public final class MPI {
+    private MPI() {
+    }
+
+    // ---- thread levels ---------------------------------------------------------------------
+    public static final int THREAD_SINGLE = 0;
+    public static final int THREAD_FUNNELED = 1;
+    public static final int THREAD_SERIALIZED = 2;
+    public static final int THREAD_MULTIPLE = 3;
+
+    // ---- special ranks, tags and values -------------------------------------------------------
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+    public static final int PROC_NULL = -2;
+    public static final int ROOT = -4;
+    public static final int UNDEFINED = -32766;
+    public static final int KEYVAL_INVALID = -1;
+    public static final int BSEND_OVERHEAD = 128;
+    public static final int MAX_PROCESSOR_NAME = 256;
+    public static final int MAX_ERROR_STRING = 256;
+    public static final int MAX_OBJECT_NAME = 64;
+    public static final int MAX_INFO_KEY = 36;
+    public static final int MAX_INFO_VAL = 256;
+    public static final int MAX_PORT_NAME = 1024;
+
+    // ---- comparisons and topologies -------------------------------------------------------------
+    public static final int IDENT = 0;
+    public static final int CONGRUENT = 1;
+    public static final int SIMILAR = 2;
+    public static final int UNEQUAL = 3;
+    public static final int CART = 1;
+    public static final int GRAPH = 2;
+    public static final int DIST_GRAPH = 3;
+
+    // ---- predefined attribute keys --------------------------------------------------------------
+    public static final int TAG_UB = 0;
+    public static final int HOST = 1;
+    public static final int IO = 2;
+    public static final int WTIME_IS_GLOBAL = 3;
+    public static final int APPNUM = 4;
+    public static final int LASTUSEDCODE = 5;
+    public static final int UNIVERSE_SIZE = 6;
+
+    // ---- error classes (values of Open MPI's mpi.h) -----------------------------------------------
+    public static final int SUCCESS = 0;
+    public static final int ERR_BUFFER = 1;
+    public static final int ERR_COUNT = 2;
+    public static final int ERR_TYPE = 3;
+    public static final int ERR_TAG = 4;
+    public static final int ERR_COMM = 5;
+    public static final int ERR_RANK = 6;
+    public static final int ERR_REQUEST = 7;
+    public static final int ERR_ROOT = 8;
+    public static final int ERR_GROUP = 9;
+    public static final int ERR_OP = 10;
+    public static final int ERR_TOPOLOGY = 11;
+    public static final int ERR_DIMS = 12;
+    public static final int ERR_ARG = 13;
+    public static final int ERR_UNKNOWN = 14;
+    public static final int ERR_TRUNCATE = 15;
+    public static final int ERR_OTHER = 16;
+    public static final int ERR_INTERN = 17;
+    public static final int ERR_IN_STATUS = 18;
+    public static final int ERR_PENDING = 19;
+    public static final int ERR_ACCESS = 20;
+    public static final int ERR_AMODE = 21;
+    public static final int ERR_ASSERT = 22;
+    public static final int ERR_BAD_FILE = 23;
+    public static final int ERR_BASE = 24;
+    public static final int ERR_CONVERSION = 25;
+    public static final int ERR_DISP = 26;
+    public static final int ERR_DUP_DATAREP = 27;
+    public static final int ERR_FILE_EXISTS = 28;
+    public static final int ERR_FILE_IN_USE = 29;
+    public static final int ERR_FILE = 30;
+    public static final int ERR_INFO_KEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
+    public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
+    public static final int ERR_NAME = 38;
+    public static final int ERR_NO_MEM = 39;
+    public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
+    public static final int ERR_PORT = 43;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
+    public static final int ERR_SERVICE = 48;
+    public static final int ERR_SIZE = 49;
+    public static final int ERR_SPAWN = 50;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
+    public static final int ERR_LASTCODE = 92;
+
+    /** Pass as the send buffer of a collective to use the receive buffer in place. */
+    public static final Object IN_PLACE = new Object() {
+        @Override
+        public String toString() {
+            return "MPI.IN_PLACE";
+        }
+    };
+
+    // ---- datatypes ---------------------------------------------------------------------------------
+    public static final Datatype BYTE = type(Predefined.T_BYTE);
+    public static final Datatype CHAR = type(Predefined.T_CHAR);
+    public static final Datatype SHORT = type(Predefined.T_SHORT);
+    public static final Datatype BOOLEAN = type(Predefined.T_BOOLEAN);
+    public static final Datatype INT = type(Predefined.T_INT);
+    public static final Datatype LONG = type(Predefined.T_LONG);
+    public static final Datatype FLOAT = type(Predefined.T_FLOAT);
+    public static final Datatype DOUBLE = type(Predefined.T_DOUBLE);
+    public static final Datatype PACKED = type(Predefined.T_PACKED);
+    /** Serializable Java objects in {@code Object[]} buffers (mpiJava 1.2). */
+    public static final Datatype OBJECT = type(Predefined.T_OBJECT);
+    public static final Datatype LB = type(Predefined.T_LB);
+    public static final Datatype UB = type(Predefined.T_UB);
+    /** (value, index) pairs in {@code short[]}, for MINLOC/MAXLOC. */
+    public static final Datatype SHORT2 = type(Predefined.T_SHORT2);
+    /** (value, index) pairs in {@code int[]}, for MINLOC/MAXLOC. */
+    public static final Datatype INT2 = type(Predefined.T_INT2);
+    public static final Datatype LONG2 = type(Predefined.T_LONG2);
+    public static final Datatype FLOAT2 = type(Predefined.T_FLOAT2);
+    public static final Datatype DOUBLE2 = type(Predefined.T_DOUBLE2);
+    /** C struct {short; int} in raw memory (direct ByteBuffer or byte[]); see {@link ShortInt}. */
+    public static final Datatype SHORT_INT = type(Predefined.T_SHORT_INT);
+    public static final Datatype LONG_INT = type(Predefined.T_LONG_INT);
+    public static final Datatype FLOAT_INT = type(Predefined.T_FLOAT_INT);
+    public static final Datatype DOUBLE_INT = type(Predefined.T_DOUBLE_INT);
+    public static final Datatype FLOAT_COMPLEX = type(Predefined.T_FLOAT_COMPLEX);
+    public static final Datatype DOUBLE_COMPLEX = type(Predefined.T_DOUBLE_COMPLEX);
+    public static final Datatype C_FLOAT_COMPLEX = FLOAT_COMPLEX;
+    public static final Datatype C_DOUBLE_COMPLEX = DOUBLE_COMPLEX;
+
+    // ---- operations ----------------------------------------------------------------------------------
+    public static final Op MAX = op("MPI.MAX", OpCode.MAX);
+    public static final Op MIN = op("MPI.MIN", OpCode.MIN);
+    public static final Op SUM = op("MPI.SUM", OpCode.SUM);
+    public static final Op PROD = op("MPI.PROD", OpCode.PROD);
+    public static final Op LAND = op("MPI.LAND", OpCode.LAND);
+    public static final Op BAND = op("MPI.BAND", OpCode.BAND);
+    public static final Op LOR = op("MPI.LOR", OpCode.LOR);
+    public static final Op BOR = op("MPI.BOR", OpCode.BOR);
+    public static final Op LXOR = op("MPI.LXOR", OpCode.LXOR);
+    public static final Op BXOR = op("MPI.BXOR", OpCode.BXOR);
+    public static final Op MINLOC = op("MPI.MINLOC", OpCode.MINLOC);
+    public static final Op MAXLOC = op("MPI.MAXLOC", OpCode.MAXLOC);
+    public static final Op REPLACE = op("MPI.REPLACE", OpCode.REPLACE);
+    public static final Op NO_OP = op("MPI.NO_OP", OpCode.NO_OP);
+
+    // ---- error handlers, null objects -----------------------------------------------------------------
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL");
+    public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN");
+    public static final Group GROUP_EMPTY = Group.EMPTY;
+    public static final Request REQUEST_NULL = new Request();
+    public static final Info INFO_NULL = new Info();
+
+    // ---- communicators: bound to a backend by Init -------------------------------------------------
+    private static final Session SESSION = new Session();
+
+    /** All processes of the job. */
+    public static final Intracomm COMM_WORLD = new Intracomm(SESSION, null, "MPI.COMM_WORLD");
+    /** This process alone. */
+    public static final Intracomm COMM_SELF = new Intracomm(SESSION, null, "MPI.COMM_SELF");
+
+    private static Datatype type(TypeDesc d) {
+        return new Datatype(d);
+    }
+
+    private static Op op(String name, OpCode code) {
+        return new Op(new OpDesc(name, code, null, true));
+    }
+
+    // =====================================================================================
+    // Start and end
+    // =====================================================================================
+
+    /** Starts MPI; returns the arguments (mpiJava 1.2 returned those not consumed by MPI). */
+    public static String[] Init(String[] args) {
+        initImpl("MPI.Init", THREAD_SINGLE);
+        return args == null ? new String[0] : args.clone();
+    }
+
+    /** Starts MPI asking for thread level {@code required}; returns the level provided. */
+    public static int InitThread(String[] args, int required) {
+        if (required < THREAD_SINGLE || required > THREAD_MULTIPLE) {
+            throw MPIException.of(ERR_ARG, "MPI.InitThread: required " + required
+                    + " is not one of MPI.THREAD_SINGLE..MPI.THREAD_MULTIPLE (0..3)");
+        }
+        return initImpl("MPI.InitThread", required);
+    }
+
+    private static synchronized int initImpl(String call, int required) {
+        if (SESSION.isInitialized()) {
+            throw MPIException.of(ERR_OTHER, call + ": MPI is already " + (SESSION.isFinalized()
+                    ? "finalized and cannot be initialized again" : "initialized"));
+        }
+        Backend backend = BackendSelector.select(required);
+        SESSION.start(backend);
+        COMM_WORLD.impl = backend.world();
+        COMM_SELF.impl = backend.self();
+        return backend.threadLevel();
+    }
+
+    /** Ends MPI. No MPI call is allowed afterwards. */
+    public static synchronized void Finalize() {
+        Backend backend = SESSION.finish();
+        backend.finish();
+    }
+
+    public static boolean isInitialized() {
+        return SESSION.isInitialized();
+    }
+
+    public static boolean isFinalized() {
+        return SESSION.isFinalized();
+    }
+
+    /** Thread level provided at initialization. */
+    public static int queryThread() {
+        return SESSION.backend().threadLevel();
+    }
+
+    /** Whether the calling thread is the one that initialized MPI. */
+    public static boolean isThreadMain() {
+        SESSION.check();
+        return Thread.currentThread() == SESSION.initThread();
+    }
+
+    /** Elapsed wall-clock seconds since some time in the past. */
+    public static double wtime() {
+        return SESSION.backend().wtime();
+    }
+
+    /** Resolution of {@link #wtime()} in seconds. */
+    public static double wtick() {
+        return SESSION.backend().wtick();
+    }
+
+    public static String getProcessorName() {
+        return SESSION.backend().processorName();
+    }
+
+    public static Version getVersion() {
+        int[] v = SESSION.isInitialized() && !SESSION.isFinalized() ? SESSION.backend().version() : new int[] {3, 1};
+        return new Version(v[0], v[1]);
+    }
+
+    public static String getLibVersion() {
+        return SESSION.backend().libVersion();
+    }
+
+    /** Memory for buffered sends (bSend). Must be a direct buffer. */
+    public static void attachBuffer(ByteBuffer buffer) {
+        if (buffer == null || !buffer.isDirect()) {
+            throw MPIException.of(ERR_BUFFER, "MPI.attachBuffer: buffer must be a direct ByteBuffer (MPI.newByteBuffer)");
+        }
+        SESSION.backend().attachBuffer(buffer);
+    }
+
+    /** Detaches the buffered-send buffer after its pending sends complete, and returns it. */
+    public static ByteBuffer detachBuffer() {
+        return SESSION.backend().detachBuffer();
+    }
+
+    /** Profiling control: accepted and ignored. */
+    public static void pControl(int level, Object obj) {
+        SESSION.check();
+    }
+
+    /** Message of an MPI error code or class. */
+    public static String getErrorString(int errorCode) {
+        return SESSION.backend().errorString(errorCode);
+    }
+
+    public static int getErrorClass(int errorCode) {
+        return SESSION.backend().errorClass(errorCode);
+    }
+
+    // =====================================================================================
+    // Direct buffers (native byte order) and slices
+    // =====================================================================================
+
+    private static ByteBuffer direct(int bytes) {
+        if (bytes < 0) throw MPIException.of(ERR_ARG, "MPI.newBuffer: capacity must be >= 0");
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    private static int times(int capacity, int size) {
+        if (capacity < 0) throw MPIException.of(ERR_ARG, "capacity must be >= 0, got " + capacity);
+        if ((long) capacity * size > Integer.MAX_VALUE) {
+            throw MPIException.of(ERR_ARG, "capacity " + capacity + " x " + size + " bytes exceeds 2 GiB");
+        }
+        return capacity * size;
+    }
+
+    public static ByteBuffer newByteBuffer(int capacity) {
+        return direct(times(capacity, 1));
+    }
+
+    public static CharBuffer newCharBuffer(int capacity) {
+        return direct(times(capacity, 2)).asCharBuffer();
+    }
+
+    public static ShortBuffer newShortBuffer(int capacity) {
+        return direct(times(capacity, 2)).asShortBuffer();
+    }
+
+    public static IntBuffer newIntBuffer(int capacity) {
+        return direct(times(capacity, 4)).asIntBuffer();
+    }
+
+    public static LongBuffer newLongBuffer(int capacity) {
+        return direct(times(capacity, 8)).asLongBuffer();
+    }
+
+    public static FloatBuffer newFloatBuffer(int capacity) {
+        return direct(times(capacity, 4)).asFloatBuffer();
+    }
+
+    public static DoubleBuffer newDoubleBuffer(int capacity) {
+        return direct(times(capacity, 8)).asDoubleBuffer();
+    }
+
+    // A slice starts at element `offset` of the buffer (position is ignored by MPI calls).
+
+    public static ByteBuffer slice(ByteBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice().order(buf.order());
+    }
+
+    public static CharBuffer slice(CharBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    public static ShortBuffer slice(ShortBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    public static IntBuffer slice(IntBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    public static LongBuffer slice(LongBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    public static FloatBuffer slice(FloatBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
+        return buf.duplicate().position(offset).slice();
+    }
+
+    // Array slices: a buffer over the array from `offset`, without copying.
+
+    public static ByteBuffer slice(byte[] buf, int offset) {
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static CharBuffer slice(char[] buf, int offset) {
+        return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static ShortBuffer slice(short[] buf, int offset) {
+        return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static IntBuffer slice(int[] buf, int offset) {
+        return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static LongBuffer slice(long[] buf, int offset) {
+        return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static FloatBuffer slice(float[] buf, int offset) {
+        return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    public static DoubleBuffer slice(double[] buf, int offset) {
+        return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    // =====================================================================================
+    // mpiJava 1.2 / MPJ Express names
+    // =====================================================================================
+
+    public static int Init_thread(String[] args, int required) {
+        return InitThread(args, required);
+    }
+
+    public static boolean Initialized() {
+        return isInitialized();
+    }
+
+    public static boolean Finalized() {
+        return isFinalized();
+    }
+
+    public static int Query_thread() {
+        return queryThread();
+    }
+
+    public static boolean Is_thread_main() {
+        return isThreadMain();
+    }
+
+    public static double Wtime() {
+        return wtime();
+    }
+
+    public static double Wtick() {
+        return wtick();
+    }
+
+    public static String Get_processor_name() {
+        return getProcessorName();
+    }
+
+    public static void Buffer_attach(ByteBuffer buffer) {
+        attachBuffer(buffer);
+    }
+
+    public static ByteBuffer Buffer_detach() {
+        return detachBuffer();
+    }
+
+    public static void Pcontrol(int level, Object obj) {
+        pControl(level, obj);
+    }
+
+    /** The session behind {@link #COMM_WORLD}; for mpi4j's own tools. */
+    static Session session() {
+        return SESSION;
+    }
+}

@@ -1,0 +1,335 @@
+package mpi;
+
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+
+/**
+ * {@code MPI.OBJECT}: Java objects sent as serialized bytes (mpiJava 1.2 / MPJ Express). Each
+ * message is one serialized {@code Object[]} of the items sent; backends only ever see bytes.
+ *
+ * <p>Deserialization always runs under an {@link ObjectInputFilter}: limits on depth, references
+ * and bytes, a deny-list of classes known to be dangerous, and whatever the user adds with
+ * {@code -Dmpi4j.serialFilter=<pattern>} (JDK filter syntax, checked first; for example
+ * {@code com.example.**;java.base/*;!*} to allow only those classes).
+ */
+final class ObjectMessages {
+    private ObjectMessages() {
+    }
+
+    private static final TypeDesc BYTES = Predefined.T_BYTE;
+    private static final TypeDesc INTS = Predefined.T_INT;
+
+    private static final String LIMITS = "maxdepth=100;maxrefs=10000000;maxarray=100000000";
+    private static final String DENIED = "!org.apache.commons.collections.functors.*;"
+            + "!org.apache.commons.collections4.functors.*;!org.codehaus.groovy.runtime.*;"
+            + "!org.springframework.beans.factory.*;!com.sun.org.apache.xalan.internal.xsltc.trax.*;"
+            + "!javax.management.*;!java.rmi.*;!sun.rmi.*;!com.sun.jndi.*;!javax.naming.*";
+
+    private static final ObjectInputFilter FILTER = buildFilter();
+
+    private static ObjectInputFilter buildFilter() {
+        String user = System.getProperty("mpi4j.serialFilter", "").trim();
+        String pattern = (user.isEmpty() ? "" : user + ";") + LIMITS + ";" + DENIED;
+        return ObjectInputFilter.Config.createFilter(pattern);
+    }
+
+    // ---- serialization -----------------------------------------------------------------------
+
+    private static Object[] objects(String call, String arg, Object buf, int offset, int count) {
+        if (count < 0) throw MPIException.of(MPI.ERR_COUNT, call + ": count must be >= 0, got " + count);
+        if (buf == null) {
+            if (count == 0) return new Object[0];
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is null but count is " + count);
+        }
+        if (!(buf instanceof Object[])) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got "
+                    + buf.getClass().getSimpleName());
+        }
+        Object[] a = (Object[]) buf;
+        if (offset < 0 || offset > a.length || count > a.length - offset) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + count + " objects from offset " + offset
+                    + " do not fit in " + arg + " (Object[" + a.length + "])");
+        }
+        return a;
+    }
+
+    static byte[] serialize(String call, Object[] a, int offset, int count) {
+        Object[] items = new Object[count];
+        System.arraycopy(a, offset, items, 0, count);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(items);
+        } catch (IOException e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot serialize MPI.OBJECT data: " + e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Object[] deserialize(String call, byte[] data, int from, int length) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data, from, length))) {
+            in.setObjectInputFilter(FILTER);
+            Object o = in.readObject();
+            if (!(o instanceof Object[])) {
+                throw MPIException.of(MPI.ERR_OTHER, call + ": received data is not an MPI.OBJECT message");
+            }
+            return (Object[]) o;
+        } catch (IOException | ClassNotFoundException e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize MPI.OBJECT data ("
+                    + "rejected by the serialization filter or corrupt): " + e);
+        }
+    }
+
+    private static Buf bytes(byte[] b) {
+        return new Buf(b, BaseKind.BYTE, 0, b.length);
+    }
+
+    private static Buf ints(int[] a) {
+        return new Buf(a, BaseKind.INT, 0, a.length);
+    }
+
+    private static void store(String call, Object[] got, Object[] dst, int offset, int count) {
+        if (got.length > count) {
+            throw MPIException.of(MPI.ERR_TRUNCATE, call + ": received " + got.length
+                    + " objects but the receive count is " + count);
+        }
+        System.arraycopy(got, 0, dst, offset, got.length);
+    }
+
+    // ---- point-to-point ---------------------------------------------------------------------
+
+    static void send(String call, BackendComm c, Object buf, int offset, int count, int dest, int tag,
+                     SendMode mode) {
+        byte[] b = serialize(call, objects(call, "buf", buf, offset, count), offset, count);
+        c.send(bytes(b), b.length, BYTES, dest, tag, mode);
+    }
+
+    static StatusData recv(String call, BackendComm c, Object buf, int offset, int count, int source, int tag) {
+        Object[] dst = objects(call, "buf", buf, offset, count);
+        StatusData d = new StatusData();
+        if (source == MPI.PROC_NULL) {
+            d.setEmpty(MPI.PROC_NULL, MPI.ANY_TAG);
+            d.objects = 0;
+            return d;
+        }
+        c.probe(source, tag, d);
+        byte[] b = new byte[(int) d.bytes];
+        StatusData got = new StatusData();
+        c.recv(bytes(b), b.length, BYTES, d.source, d.tag, got);
+        Object[] items = deserialize(call, b, 0, b.length);
+        store(call, items, dst, offset, count);
+        got.objects = items.length;
+        return got;
+    }
+
+    static BackendRequest isend(String call, BackendComm c, Object buf, int offset, int count, int dest, int tag,
+                                SendMode mode) {
+        byte[] b = serialize(call, objects(call, "buf", buf, offset, count), offset, count);
+        return c.isend(bytes(b), b.length, BYTES, dest, tag, mode);
+    }
+
+    /** A receive of objects: the size is unknown until the message is probed, so it matches lazily. */
+    static BackendRequest irecv(String call, BackendComm c, Object buf, int offset, int count, int source, int tag) {
+        Object[] dst = objects(call, "buf", buf, offset, count);
+        return new BackendRequest() {
+            private boolean done;
+
+            @Override
+            public void waitFor(StatusData status) {
+                if (done) return;
+                StatusData d = recv(call, c, dst, offset, count, source, tag);
+                done = true;
+                copy(d, status);
+            }
+
+            @Override
+            public boolean test(StatusData status) {
+                if (done) return true;
+                StatusData probe = new StatusData();
+                if (source != MPI.PROC_NULL && !c.iprobe(source, tag, probe)) return false;
+                waitFor(status);
+                return true;
+            }
+
+            @Override
+            public void cancel() {
+            }
+
+            @Override
+            public void free() {
+                done = true;
+            }
+        };
+    }
+
+    private static void copy(StatusData from, StatusData to) {
+        if (to == null) return;
+        to.set(from.source, from.tag, from.error, from.cancelled, from.bytes);
+        to.objects = from.objects;
+    }
+
+    // ---- collectives ---------------------------------------------------------------------------
+
+    static void bcast(String call, BackendComm c, Object buf, int offset, int count, int root) {
+        Object[] a = objects(call, "buf", buf, offset, count);
+        int[] len = new int[1];
+        byte[] b = null;
+        if (c.rank() == root) {
+            b = serialize(call, a, offset, count);
+            len[0] = b.length;
+        }
+        c.bcast(ints(len), 1, INTS, root);
+        if (b == null) b = new byte[len[0]];
+        c.bcast(bytes(b), b.length, BYTES, root);
+        if (c.rank() != root) store(call, deserialize(call, b, 0, b.length), a, offset, count);
+    }
+
+    static void gather(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
+                       int roff, int recvcount, int root) {
+        int n = c.size();
+        boolean isRoot = c.rank() == root;
+        byte[] mine = serialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount);
+        Object[] dst = isRoot ? objects(call, "recvbuf", recvbuf, roff, recvcount * n) : null;
+        int[] lens = new int[n];
+        c.gather(ints(new int[] {mine.length}), 1, INTS, isRoot ? ints(lens) : null, 1, INTS, root);
+        int[] displs = displacements(lens);
+        byte[] all = isRoot ? new byte[total(lens)] : null;
+        c.gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, lens, displs, BYTES, root);
+        if (isRoot) {
+            for (int r = 0; r < n; r++) {
+                store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
+            }
+        }
+    }
+
+    static void scatter(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
+                        int roff, int recvcount, int root) {
+        int n = c.size();
+        boolean isRoot = c.rank() == root;
+        Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount);
+        int[] lens = new int[n];
+        byte[] all = null;
+        if (isRoot) {
+            Object[] src = objects(call, "sendbuf", sendbuf, soff, sendcount * n);
+            byte[][] parts = new byte[n][];
+            for (int r = 0; r < n; r++) {
+                parts[r] = serialize(call, src, soff + r * sendcount, sendcount);
+                lens[r] = parts[r].length;
+            }
+            all = concat(parts, lens);
+        }
+        int[] mine = new int[1];
+        c.scatter(isRoot ? ints(lens) : null, 1, INTS, ints(mine), 1, INTS, root);
+        byte[] b = new byte[mine[0]];
+        c.scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length, BYTES, root);
+        store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
+    }
+
+    static void allGather(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
+                          int roff, int recvcount) {
+        int n = c.size();
+        Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount * n);
+        byte[] mine = sendbuf == MPI.IN_PLACE
+                ? serialize(call, dst, roff + c.rank() * recvcount, recvcount)
+                : serialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount);
+        int[] lens = new int[n];
+        c.allGather(ints(new int[] {mine.length}), 1, INTS, ints(lens), 1, INTS);
+        int[] displs = displacements(lens);
+        byte[] all = new byte[total(lens)];
+        c.allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
+        for (int r = 0; r < n; r++) {
+            store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
+        }
+    }
+
+    static void allToAll(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
+                         int roff, int recvcount) {
+        int n = c.size();
+        Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount * n);
+        Object[] src = sendbuf == MPI.IN_PLACE ? dst : objects(call, "sendbuf", sendbuf, soff, sendcount * n);
+        int sOff = sendbuf == MPI.IN_PLACE ? roff : soff;
+        int sCount = sendbuf == MPI.IN_PLACE ? recvcount : sendcount;
+        byte[][] parts = new byte[n][];
+        int[] sendLens = new int[n];
+        for (int r = 0; r < n; r++) {
+            parts[r] = serialize(call, src, sOff + r * sCount, sCount);
+            sendLens[r] = parts[r].length;
+        }
+        int[] recvLens = new int[n];
+        c.allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        int[] rd = displacements(recvLens);
+        byte[] all = new byte[total(recvLens)];
+        c.allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES, bytes(all), recvLens,
+                rd, BYTES);
+        for (int r = 0; r < n; r++) {
+            store(call, deserialize(call, all, rd[r], recvLens[r]), dst, roff + r * recvcount, recvcount);
+        }
+    }
+
+    /**
+     * Reduction of objects with a user op: everything is gathered at the root and combined in
+     * rank order, {@code acc = v0; acc = acc op v1; ...}, which is right for non-commutative ops.
+     */
+    static void reduce(String call, BackendComm c, Object sendbuf, int soff, Object recvbuf, int roff, int count,
+                       OpDesc op, int root, Datatype type) {
+        int n = c.size();
+        boolean isRoot = c.rank() == root;
+        Object[] dst = isRoot ? objects(call, "recvbuf", recvbuf, roff, count) : null;
+        Object mine = sendbuf == MPI.IN_PLACE ? dst : sendbuf;
+        int mineOff = sendbuf == MPI.IN_PLACE ? roff : soff;
+        Object[] all = isRoot ? new Object[count * n] : null;
+        gather(call, c, mine, mineOff, count, all, 0, count, root);
+        if (!isRoot) return;
+        Object[] acc = new Object[count];
+        System.arraycopy(all, 0, acc, 0, count);
+        for (int r = 1; r < n; r++) {
+            Object[] next = new Object[count];
+            System.arraycopy(all, r * count, next, 0, count);
+            op.function.reduce(new Buf(acc, BaseKind.OBJECT, 0, count), new Buf(next, BaseKind.OBJECT, 0, count),
+                    count, type.desc);
+            acc = next;
+        }
+        System.arraycopy(acc, 0, dst, roff, count);
+    }
+
+    static void allReduce(String call, BackendComm c, Object sendbuf, int soff, Object recvbuf, int roff, int count,
+                          OpDesc op, Datatype type) {
+        reduce(call, c, sendbuf, soff, recvbuf, roff, count, op, 0, type);
+        bcast(call, c, recvbuf, roff, count, 0);
+    }
+
+    private static int[] displacements(int[] lens) {
+        int[] d = new int[lens.length];
+        for (int i = 1; i < lens.length; i++) d[i] = d[i - 1] + lens[i - 1];
+        return d;
+    }
+
+    private static int total(int[] lens) {
+        long t = 0;
+        for (int l : lens) t += l;
+        if (t > Integer.MAX_VALUE) throw MPIException.of(MPI.ERR_COUNT, "MPI.OBJECT data exceeds 2 GiB");
+        return (int) t;
+    }
+
+    private static byte[] concat(byte[][] parts, int[] lens) {
+        byte[] all = new byte[total(lens)];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
+    }
+}

@@ -1,0 +1,351 @@
+package mpi;
+
+import io.github.mpi4j.core.Session;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.StatusData;
+
+/**
+ * A non-blocking operation. Holds the buffers of the operation so they stay reachable until it
+ * completes. After completion a request is inactive ({@link #isNull()} is true); waiting on it
+ * again returns an empty status at once.
+ *
+ * <p>Both API styles: Open MPI's {@link #waitFor()}, {@link #test()}, {@link #waitAll(Request[])}
+ * and mpiJava's {@link #Wait()}, {@link #Test()}, {@link #Waitall(Request[])}.
+ */
+public class Request implements Freeable {
+    /** Runs once when the operation completes (copies back, deserializes objects). */
+    interface Completion {
+        void complete(StatusData status);
+    }
+
+    final Session session;
+    BackendRequest impl;
+    /** Buffers and objects the operation uses; released at completion. */
+    private Object keepAlive;
+    private Completion completion;
+    /** For persistent requests: whether started and not yet completed. */
+    boolean active;
+
+    Request(Session session, BackendRequest impl, Object keepAlive, Completion completion) {
+        this.session = session;
+        this.impl = impl;
+        this.keepAlive = keepAlive;
+        this.completion = completion;
+        this.active = impl != null;
+    }
+
+    /** An already completed request (operations that finished at once). */
+    static Request completed(Session session) {
+        return new Request(session, null, null, null);
+    }
+
+    /** The null request (MPI.REQUEST_NULL). */
+    Request() {
+        this(null, null, null, null);
+    }
+
+    // ---- Open MPI style ----------------------------------------------------------------
+
+    /** Waits for completion. */
+    public void waitFor() {
+        waitStatus(false);
+    }
+
+    /** Waits for completion and returns the status. */
+    public Status waitStatus() {
+        return waitStatus(true);
+    }
+
+    /** True if complete (then the request is inactive). */
+    public boolean test() {
+        return testStatus(false) != null;
+    }
+
+    /** The status if complete, null otherwise. */
+    public Status testStatus() {
+        return testStatus(true);
+    }
+
+    /** Status of a completed request without freeing it (MPI_Request_get_status), or null. */
+    public Status getStatus() {
+        if (!isActive()) return emptyStatus();
+        return testStatus(true);
+    }
+
+    public void cancel() {
+        if (isActive()) {
+            session.check();
+            impl.cancel();
+        }
+    }
+
+    @Override
+    public void free() {
+        if (impl != null) {
+            session.check();
+            impl.free();
+            impl = null;
+            active = false;
+        }
+    }
+
+    public boolean isNull() {
+        return impl == null;
+    }
+
+    // ---- mpiJava 1.2 style -------------------------------------------------------------
+
+    public Status Wait() {
+        return waitStatus();
+    }
+
+    /** The status if complete, null otherwise. */
+    public Status Test() {
+        return testStatus();
+    }
+
+    public void Free() {
+        free();
+    }
+
+    public void Cancel() {
+        cancel();
+    }
+
+    public boolean Is_null() {
+        return isNull();
+    }
+
+    // ---- single completion ---------------------------------------------------------------
+
+    boolean isActive() {
+        return impl != null && active;
+    }
+
+    private Status waitStatus(boolean wantStatus) {
+        if (!isActive()) return wantStatus ? emptyStatus() : null;
+        session.check();
+        StatusData d = new StatusData();
+        impl.waitFor(d);
+        finish(d);
+        return wantStatus ? new Status(d) : null;
+    }
+
+    private Status testStatus(boolean wantStatus) {
+        if (!isActive()) return emptyStatus();
+        session.check();
+        StatusData d = new StatusData();
+        if (!impl.test(d)) return null;
+        finish(d);
+        return wantStatus ? new Status(d) : EMPTY_MARKER;
+    }
+
+    private static final Status EMPTY_MARKER = new Status();
+
+    /** Bookkeeping after the backend reports completion. */
+    void finish(StatusData d) {
+        Completion c = completion;
+        if (c != null) c.complete(d);
+        if (impl != null && impl.isPersistent()) {
+            active = false;
+        } else {
+            impl = null;
+            active = false;
+            keepAlive = null;
+            completion = null;
+        }
+    }
+
+    static Status emptyStatus() {
+        return new Status();
+    }
+
+    // ---- several requests ------------------------------------------------------------------
+
+    private static Session sessionOf(Request[] requests, String call) {
+        if (requests == null) throw MPIException.of(MPI.ERR_REQUEST, call + ": requests array is null");
+        for (Request r : requests) {
+            if (r != null && r.session != null) {
+                r.session.check();
+                return r.session;
+            }
+        }
+        return null;
+    }
+
+    private static BackendRequest[] active(Request[] requests) {
+        BackendRequest[] b = new BackendRequest[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            b[i] = r != null && r.isActive() ? r.impl : null;
+        }
+        return b;
+    }
+
+    public static void waitAll(Request[] requests) {
+        waitAllStatus(requests);
+    }
+
+    public static Status[] waitAllStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.waitAll");
+        Status[] out = new Status[requests.length];
+        if (s == null) {
+            for (int i = 0; i < out.length; i++) out[i] = emptyStatus();
+            return out;
+        }
+        BackendRequest[] b = active(requests);
+        StatusData[] d = newStatusData(b.length);
+        s.backend().waitAll(b, d);
+        for (int i = 0; i < requests.length; i++) {
+            if (b[i] != null) {
+                requests[i].finish(d[i]);
+                out[i] = new Status(d[i], i);
+            } else {
+                out[i] = emptyStatus();
+            }
+        }
+        return out;
+    }
+
+    /** Index of the completed request, or MPI.UNDEFINED if none was active. */
+    public static int waitAny(Request[] requests) {
+        return waitAnyStatus(requests).index;
+    }
+
+    public static Status waitAnyStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.waitAny");
+        BackendRequest[] b = s == null ? new BackendRequest[0] : active(requests);
+        StatusData d = new StatusData();
+        int i = s == null ? -1 : s.backend().waitAny(b, d);
+        return anyResult(requests, i, d);
+    }
+
+    public static boolean testAll(Request[] requests) {
+        return testAllStatus(requests) != null;
+    }
+
+    /** Statuses if all are complete, null otherwise. */
+    public static Status[] testAllStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.testAll");
+        Status[] out = new Status[requests.length];
+        if (s == null) {
+            for (int i = 0; i < out.length; i++) out[i] = emptyStatus();
+            return out;
+        }
+        BackendRequest[] b = active(requests);
+        BackendRequest[] before = b.clone();
+        StatusData[] d = newStatusData(b.length);
+        boolean all = s.backend().testAll(b, d);
+        // Requests the backend finished (set to null) are done even if not all are.
+        for (int i = 0; i < requests.length; i++) {
+            if (before[i] != null && b[i] == null) {
+                requests[i].finish(d[i]);
+                out[i] = new Status(d[i], i);
+            } else if (before[i] == null) {
+                out[i] = emptyStatus();
+            }
+        }
+        return all ? out : null;
+    }
+
+    /** Index of a completed request, MPI.UNDEFINED if none was active, or -1 if none completed yet. */
+    public static int testAny(Request[] requests) {
+        Status st = testAnyStatus(requests);
+        return st == null ? -1 : st.index;
+    }
+
+    /** Status of a completed request (its index in {@link Status#index}), or null if none completed. */
+    public static Status testAnyStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.testAny");
+        BackendRequest[] b = s == null ? new BackendRequest[0] : active(requests);
+        StatusData d = new StatusData();
+        int i = s == null ? -1 : s.backend().testAny(b, d);
+        if (i == Integer.MIN_VALUE) return null;
+        return anyResult(requests, i, d);
+    }
+
+    public static int[] waitSome(Request[] requests) {
+        return indices(waitSomeStatus(requests));
+    }
+
+    public static Status[] waitSomeStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.waitSome");
+        if (s == null) return null;
+        BackendRequest[] b = active(requests);
+        StatusData[] d = newStatusData(b.length);
+        int[] done = s.backend().waitSome(b, d);
+        return someResult(requests, done, d);
+    }
+
+    public static int[] testSome(Request[] requests) {
+        return indices(testSomeStatus(requests));
+    }
+
+    public static Status[] testSomeStatus(Request[] requests) {
+        Session s = sessionOf(requests, "Request.testSome");
+        if (s == null) return null;
+        BackendRequest[] b = active(requests);
+        StatusData[] d = newStatusData(b.length);
+        int[] done = s.backend().testSome(b, d);
+        return someResult(requests, done, d);
+    }
+
+    private static Status anyResult(Request[] requests, int i, StatusData d) {
+        if (i < 0) {
+            Status st = emptyStatus();
+            st.index = MPI.UNDEFINED;
+            return st;
+        }
+        requests[i].finish(d);
+        return new Status(d, i);
+    }
+
+    private static Status[] someResult(Request[] requests, int[] done, StatusData[] d) {
+        if (done == null) return null;
+        Status[] out = new Status[done.length];
+        for (int j = 0; j < done.length; j++) {
+            requests[done[j]].finish(d[j]);
+            out[j] = new Status(d[j], done[j]);
+        }
+        return out;
+    }
+
+    private static int[] indices(Status[] st) {
+        if (st == null) return null;
+        int[] idx = new int[st.length];
+        for (int i = 0; i < st.length; i++) idx[i] = st[i].index;
+        return idx;
+    }
+
+    private static StatusData[] newStatusData(int n) {
+        StatusData[] d = new StatusData[n];
+        for (int i = 0; i < n; i++) d[i] = new StatusData();
+        return d;
+    }
+
+    // ---- mpiJava 1.2 static names ---------------------------------------------------------
+
+    public static Status[] Waitall(Request[] requests) {
+        return waitAllStatus(requests);
+    }
+
+    public static Status Waitany(Request[] requests) {
+        return waitAnyStatus(requests);
+    }
+
+    public static Status[] Waitsome(Request[] requests) {
+        return waitSomeStatus(requests);
+    }
+
+    public static Status[] Testall(Request[] requests) {
+        return testAllStatus(requests);
+    }
+
+    public static Status Testany(Request[] requests) {
+        return testAnyStatus(requests);
+    }
+
+    public static Status[] Testsome(Request[] requests) {
+        return testSomeStatus(requests);
+    }
+}
