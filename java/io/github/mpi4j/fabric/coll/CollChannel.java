@@ -1,0 +1,56 @@
+package io.github.mpi4j.fabric.coll;
+
+import io.github.mpi4j.spi.Buf;
+
+/**
+ * What the collective schedules need from the fabric, for one communicator: reliable, ordered
+ * (per peer and tag) byte messages between its members, in a context of their own that user
+ * point-to-point traffic can never match.
+ *
+ * <p>Offsets and lengths are in bytes from a {@link Buf}'s first element and are always whole
+ * elements of its kind. A receive must be posted with exactly the length that is sent.
+ * Implementations are thread-safe: several collectives (distinguished by tag) may run at once.
+ * Every wait has a deadline; a dead peer or an expired deadline throws {@code mpi.MPIException}
+ * naming the rank.
+ */
+public interface CollChannel {
+
+    int rank();
+
+    int size();
+
+    /** Starts sending {@code len} bytes of {@code buf} from byte {@code off} to {@code peer}. */
+    CollOp isend(int peer, int tag, Buf buf, long off, long len);
+
+    /** Starts receiving {@code len} bytes from {@code peer} into {@code buf} at byte {@code off}. */
+    CollOp irecv(int peer, int tag, Buf buf, long off, long len);
+
+    /** Waits for all the operations (null entries are skipped). */
+    void waitAll(CollOp... ops);
+
+    default void send(int peer, int tag, Buf buf, long off, long len) {
+        waitAll(isend(peer, tag, buf, off, len));
+    }
+
+    default void recv(int peer, int tag, Buf buf, long off, long len) {
+        waitAll(irecv(peer, tag, buf, off, len));
+    }
+
+    /** Exchanges with two peers at once (the building block of rings and butterflies). */
+    default void sendRecv(int to, Buf sbuf, long soff, long slen, int from, Buf rbuf, long roff, long rlen, int tag) {
+        CollOp r = irecv(from, tag, rbuf, roff, rlen);
+        CollOp s = isend(to, tag, sbuf, soff, slen);
+        waitAll(r, s);
+    }
+
+    /**
+     * Node of each rank of this communicator (equal values share a node and can share memory);
+     * node-aware schedules combine inside a node first.
+     */
+    int[] nodeOf();
+
+    /** A started operation. */
+    interface CollOp {
+        boolean isDone();
+    }
+}
