@@ -1,15 +1,272 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.ByteBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 
-/** The system MPI through JNI. (Placeholder until the bridge lands.) */
-public final class MpiBackend {
-    private MpiBackend() {
+/** The system MPI library, through {@code libmpi4j_mpi}. */
+public final class MpiBackend implements Backend {
+    private final String reason;
+    private final int threadLevel;
+    /** Whether blocking calls may pin Java arrays (not under THREAD_MULTIPLE: see docs/buffers.md). */
+    final boolean pinArrays;
+    private final long[] typeHandles = new long[TypeDesc.PREDEFINED_COUNT];
+    private final long[] opHandles = new long[OpCode.values().length + 8];
+    private final MpiComm world;
+    private final MpiComm self;
+    private ByteBuffer attached;
+
+    private MpiBackend(int required, String reason) {
+        this.reason = reason;
+        int provided = MpiNative.init0(required);
+        this.threadLevel = provided;
+        this.pinArrays = provided < MPI.THREAD_MULTIPLE && !Boolean.getBoolean("mpi4j.mpi.stageArrays");
+        long[] comms = new long[2];
+        MpiNative.handles0(typeHandles, opHandles, comms);
+        for (TypeDesc t : Predefined.ALL) {
+            if (t != null && typeHandles[t.predefinedId] != 0) MpiUserOps.registerType(typeHandles[t.predefinedId], t);
+        }
+        this.world = new MpiComm(this, comms[0], false);
+        this.self = new MpiComm(this, comms[1], false);
     }
 
+    /** Initializes MPI ({@code MPI_Init_thread}) and returns the backend. */
     public static Backend create(int requiredThreadLevel, String reason) {
-        throw MPIException.of(MPI.ERR_OTHER, "the MPI backend is not built yet");
+        if (!Capabilities.mpiAvailable()) {
+            throw MPIException.of(MPI.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
+        }
+        return new MpiBackend(requiredThreadLevel, reason);
+    }
+
+    /** MPI_Datatype of a type. */
+    long type(TypeDesc t) {
+        if (t.isPredefined()) {
+            long h = typeHandles[t.predefinedId];
+            if (h == 0) throw MPIException.of(MPI.ERR_TYPE, t.name + " cannot be used in communication");
+            return h;
+        }
+        throw MPIException.of(MPI.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
+    }
+
+    /** MPI_Op of an operation applied to {@code t}; {@code slot[0]} gets the user-op slot or -1. */
+    long op(OpDesc op, TypeDesc t, int[] slot) {
+        slot[0] = -1;
+        if (op.code == OpCode.USER) {
+            long h = MpiUserOps.handle(op, slot);
+            MpiUserOps.registerType(type(t), t);
+            return h;
+        }
+        if (op.code.isLocOp()) {
+            int pair = pairIndex(t.predefinedId);
+            if (pair >= 0) return opHandles[OpCode.values().length + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
+        }
+        return opHandles[op.code.ordinal()];
+    }
+
+    private static int pairIndex(int id) {
+        switch (id) {
+            case Predefined.SHORT2: return 0;
+            case Predefined.LONG2: return 1;
+            case Predefined.FLOAT2: return 2;
+            case Predefined.DOUBLE2: return 3;
+            default: return -1;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "mpi";
+    }
+
+    @Override
+    public String reason() {
+        return reason;
+    }
+
+    @Override
+    public int threadLevel() {
+        return threadLevel;
+    }
+
+    @Override
+    public boolean isThreadMain() {
+        return MpiNative.isThreadMain0();
+    }
+
+    @Override
+    public BackendComm world() {
+        return world;
+    }
+
+    @Override
+    public BackendComm self() {
+        return self;
+    }
+
+    @Override
+    public double wtime() {
+        return MpiNative.wtime0();
+    }
+
+    @Override
+    public double wtick() {
+        return MpiNative.wtick0();
+    }
+
+    @Override
+    public String processorName() {
+        return MpiNative.processorName0();
+    }
+
+    @Override
+    public int[] version() {
+        int v = MpiNative.version0();
+        return new int[] {v / 100, v % 100};
+    }
+
+    @Override
+    public String libVersion() {
+        return MpiNative.libVersion0();
+    }
+
+    @Override
+    public String errorString(int errorCode) {
+        return MpiNative.errorString0(errorCode);
+    }
+
+    @Override
+    public int errorClass(int errorCode) {
+        return MpiNative.errorClass0(errorCode);
+    }
+
+    @Override
+    public void abort(BackendComm comm, int code) {
+        System.out.flush();
+        System.err.flush();
+        MpiNative.abort0(((MpiComm) comm).handle, code);
+    }
+
+    @Override
+    public void finish() {
+        MpiNative.finalize0();
+    }
+
+    @Override
+    public synchronized void attachBuffer(ByteBuffer buffer) {
+        if (attached != null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
+        MpiNative.bufferAttach0(buffer, buffer.capacity());
+        attached = buffer;
+    }
+
+    @Override
+    public synchronized ByteBuffer detachBuffer() {
+        if (attached == null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
+        MpiNative.bufferDetach0();
+        ByteBuffer b = attached;
+        attached = null;
+        return b;
+    }
+
+    // ---- completion of several requests: one MPI call when all are ours ------------------------
+
+    private static long[] handles(BackendRequest[] requests) {
+        long[] h = new long[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            BackendRequest r = requests[i];
+            if (r == null) continue;
+            if (!(r instanceof MpiRequest)) return null;
+            h[i] = ((MpiRequest) r).handle;
+        }
+        return h;
+    }
+
+    /** After a native multi-completion: finish the requests whose handle MPI set to null. */
+    private static void finishCompleted(BackendRequest[] requests, long[] before, long[] after, boolean[] done) {
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] == null || before[i] == 0) continue;
+            MpiRequest r = (MpiRequest) requests[i];
+            boolean completed = done != null ? done[i] : after[i] == 0;
+            if (completed) {
+                r.completed();
+                requests[i] = null;
+            }
+        }
+    }
+
+    @Override
+    public void waitAll(BackendRequest[] requests, StatusData[] statuses) {
+        long[] h = handles(requests);
+        if (h == null || hasPersistent(requests)) {
+            Backend.super.waitAll(requests, statuses);
+            return;
+        }
+        long[] before = h.clone();
+        MpiNative.waitAll0(h, statuses);
+        finishCompleted(requests, before, h, null);
+    }
+
+    @Override
+    public boolean testAll(BackendRequest[] requests, StatusData[] statuses) {
+        long[] h = handles(requests);
+        if (h == null || hasPersistent(requests)) return Backend.super.testAll(requests, statuses);
+        long[] before = h.clone();
+        boolean all = MpiNative.testAll0(h, statuses);
+        if (all) finishCompleted(requests, before, h, null);
+        return all;
+    }
+
+    @Override
+    public int waitAny(BackendRequest[] requests, StatusData status) {
+        long[] h = handles(requests);
+        if (h == null || hasPersistent(requests)) return Backend.super.waitAny(requests, status);
+        int i = MpiNative.waitAny0(h, status);
+        if (i >= 0) ((MpiRequest) requests[i]).completed();
+        return i;
+    }
+
+    @Override
+    public int testAny(BackendRequest[] requests, StatusData status) {
+        long[] h = handles(requests);
+        if (h == null || hasPersistent(requests)) return Backend.super.testAny(requests, status);
+        int i = MpiNative.testAny0(h, status);
+        if (i >= 0) ((MpiRequest) requests[i]).completed();
+        return i;
+    }
+
+    @Override
+    public int[] waitSome(BackendRequest[] requests, StatusData[] statuses) {
+        return some(requests, statuses, true);
+    }
+
+    @Override
+    public int[] testSome(BackendRequest[] requests, StatusData[] statuses) {
+        return some(requests, statuses, false);
+    }
+
+    private int[] some(BackendRequest[] requests, StatusData[] statuses, boolean blocking) {
+        long[] h = handles(requests);
+        if (h == null || hasPersistent(requests)) {
+            return blocking ? Backend.super.waitSome(requests, statuses) : Backend.super.testSome(requests, statuses);
+        }
+        int[] idx = new int[requests.length];
+        int n = blocking ? MpiNative.waitSome0(h, idx, statuses) : MpiNative.testSome0(h, idx, statuses);
+        if (n < 0) return null;
+        int[] out = java.util.Arrays.copyOf(idx, n);
+        for (int i : out) ((MpiRequest) requests[i]).completed();
+        return out;
+    }
+
+    private static boolean hasPersistent(BackendRequest[] requests) {
+        for (BackendRequest r : requests) if (r != null && r.isPersistent()) return true;
+        return false;
     }
 }

@@ -1,0 +1,514 @@
+package io.github.mpi4j.backend.mpi;
+
+import io.github.mpi4j.core.Buffers;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
+
+/**
+ * An MPI communicator. Each call is one native call; Java arrays are pinned for blocking calls
+ * when the backend allows it and staged otherwise (see {@link Arg} and docs/buffers.md).
+ */
+final class MpiComm implements BackendComm {
+    private final MpiBackend backend;
+    final long handle;
+    private final boolean freeable;
+    private final int rank;
+    private final int size;
+    private int tagUb = -1;
+
+    MpiComm(MpiBackend backend, long handle, boolean freeable) {
+        this.backend = backend;
+        this.handle = handle;
+        this.freeable = freeable;
+        this.rank = MpiNative.rank0(handle);
+        this.size = MpiNative.size0(handle);
+    }
+
+    private MpiComm wrap(long h) {
+        return h == 0 ? null : new MpiComm(backend, h, true);
+    }
+
+    private static long bytes(int count, TypeDesc t) {
+        return t == null ? 0 : Buffers.spanBytes(count, t);
+    }
+
+    /** Blocking-call argument: arrays are pinned unless pinning is off or a user op may call back. */
+    private Arg blocking(Buf b, long bytes, boolean read, boolean write, boolean userOp) {
+        return Arg.of(b, bytes, read, write, !backend.pinArrays || userOp);
+    }
+
+    private static Arg staged(Buf b, long bytes, boolean read, boolean write) {
+        return Arg.of(b, bytes, read, write, true);
+    }
+
+    // ---- management -------------------------------------------------------------------------
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int[] worldRanks() {
+        return MpiNative.worldRanks0(handle);
+    }
+
+    @Override
+    public int tagUpperBound() {
+        int t = tagUb;
+        if (t < 0) tagUb = t = MpiNative.tagUb0(handle);
+        return t;
+    }
+
+    @Override
+    public BackendComm dup() {
+        return wrap(MpiNative.dup0(handle));
+    }
+
+    @Override
+    public BackendComm split(int color, int key) {
+        return wrap(MpiNative.split0(handle, color, key));
+    }
+
+    @Override
+    public BackendComm splitShared(boolean sharedType, int key) {
+        return wrap(MpiNative.splitShared0(handle, !sharedType, key));
+    }
+
+    @Override
+    public BackendComm create(int[] ranks) {
+        return wrap(MpiNative.create0(handle, ranks));
+    }
+
+    @Override
+    public void free() {
+        if (freeable) MpiNative.free0(handle);
+    }
+
+    // ---- point-to-point -----------------------------------------------------------------------
+
+    @Override
+    public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        Arg a = blocking(buf, bytes(count, type), true, false, false);
+        MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        a.done();
+    }
+
+    @Override
+    public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
+        Arg a = blocking(buf, bytes(count, type), false, true, false);
+        try {
+            MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, status);
+        } finally {
+            a.done();
+        }
+    }
+
+    @Override
+    public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        return isendImpl(buf, count, type, dest, tag, mode, false);
+    }
+
+    @Override
+    public BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag) {
+        return irecvImpl(buf, count, type, source, tag, false);
+    }
+
+    @Override
+    public BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        return isendImpl(buf, count, type, dest, tag, mode, true);
+    }
+
+    @Override
+    public BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag) {
+        return irecvImpl(buf, count, type, source, tag, true);
+    }
+
+    private BackendRequest isendImpl(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode,
+                                     boolean persistent) {
+        Arg a = staged(buf, bytes(count, type), true, false);
+        long h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
+                mode.ordinal(), persistent);
+        return new MpiRequest(h, persistent, buf, -1, a);
+    }
+
+    private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
+        Arg a = staged(buf, bytes(count, type), false, true);
+        long h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
+        return new MpiRequest(h, persistent, buf, -1, a);
+    }
+
+    @Override
+    public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
+                         int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
+        Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false);
+        Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false);
+        try {
+            MpiNative.sendRecv0(handle, s.obj, s.mode, s.off, sendCount, backend.type(sendType), dest, sendTag,
+                    r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, status);
+        } finally {
+            s.done();
+            r.done();
+        }
+    }
+
+    @Override
+    public void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag, int source, int recvTag,
+                                StatusData status) {
+        Arg a = blocking(buf, bytes(count, type), true, true, false);
+        try {
+            MpiNative.sendRecvReplace0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, sendTag, source,
+                    recvTag, status);
+        } finally {
+            a.done();
+        }
+    }
+
+    @Override
+    public void probe(int source, int tag, StatusData status) {
+        MpiNative.probe0(handle, source, tag, status);
+    }
+
+    @Override
+    public boolean iprobe(int source, int tag, StatusData status) {
+        return MpiNative.iprobe0(handle, source, tag, status);
+    }
+
+    // ---- collectives: shared plumbing ------------------------------------------------------------
+
+    /**
+     * Runs a collective given its buffer arguments: blocking calls pin or stage as allowed and
+     * finish at once; non-blocking ones stage arrays and finish in the request.
+     */
+    private interface Call {
+        long run(Arg s, Arg r);
+    }
+
+    private BackendRequest run(boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce, int userSlot,
+                               Object keep, Call call) {
+        boolean userOp = userSlot >= 0;
+        // A reduction reads the receive buffer only when it is in place.
+        boolean readRecv = s == Buf.IN_PLACE;
+        Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, userOp);
+        Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
+                userOp);
+        long h;
+        try {
+            h = call.run(sa, ra);
+        } catch (RuntimeException e) {
+            sa.release();
+            ra.release();
+            throw e;
+        }
+        if (!nb) {
+            sa.done();
+            ra.done();
+            MpiUserOps.rethrow(userSlot);
+            return null;
+        }
+        return new MpiRequest(h, false, keep, userSlot, sa, ra);
+    }
+
+    private static IntBuffer ints(int[] a, int n) {
+        if (a == null) return null;
+        IntBuffer b = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer();
+        b.put(a, 0, n);
+        return b;
+    }
+
+    /** Items a v-variant buffer spans (furthest block end). */
+    private static long vItems(int[] counts, int[] displs, int n) {
+        long end = 0;
+        for (int i = 0; i < n; i++) if (counts[i] > 0) end = Math.max(end, (long) displs[i] + counts[i]);
+        return end;
+    }
+
+    private static long vBytes(int[] counts, int[] displs, int n, TypeDesc t) {
+        if (counts == null || t == null) return 0;
+        long items = vItems(counts, displs, n);
+        return items == 0 ? 0 : (items - 1) * t.extent + Math.max(t.size, t.extent);
+    }
+
+    private long typeOrZero(TypeDesc t) {
+        return t == null ? 0 : backend.type(t);
+    }
+
+    // ---- collectives ------------------------------------------------------------------------------
+
+    private BackendRequest barrierImpl(boolean nb) {
+        long h = MpiNative.barrier0(handle, nb);
+        return nb ? new MpiRequest(h, false, null, -1) : null;
+    }
+
+    @Override
+    public void barrier() {
+        barrierImpl(false);
+    }
+
+    @Override
+    public BackendRequest iBarrier() {
+        return barrierImpl(true);
+    }
+
+    private BackendRequest bcastImpl(boolean nb, Buf buf, int count, TypeDesc type, int root) {
+        long t = backend.type(type);
+        boolean isRoot = rank == root;
+        long bytes = bytes(count, type);
+        // The root's buffer is read, the others' written: model it as a receive buffer.
+        Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false);
+        long h;
+        try {
+            h = MpiNative.bcast0(handle, a.obj, a.mode, a.off, count, t, root, nb);
+        } catch (RuntimeException e) {
+            a.release();
+            throw e;
+        }
+        if (!nb) {
+            a.done();
+            return null;
+        }
+        return new MpiRequest(h, false, buf, -1, a);
+    }
+
+    @Override
+    public void bcast(Buf buf, int count, TypeDesc type, int root) {
+        bcastImpl(false, buf, count, type, root);
+    }
+
+    @Override
+    public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
+        return bcastImpl(true, buf, count, type, root);
+    }
+
+    private BackendRequest reduceImpl(boolean nb, boolean all, Buf s, Buf r, int count, TypeDesc type, OpDesc op,
+                                      int root) {
+        long t = backend.type(type);
+        int[] slot = new int[1];
+        long o = backend.op(op, type, slot);
+        long bytes = bytes(count, type);
+        return run(nb, s, bytes, r, r == null ? 0 : bytes, true, slot[0], new Object[] {s, r},
+                (sa, ra) -> MpiNative.reduce0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
+                        root, all, nb));
+    }
+
+    @Override
+    public void reduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root) {
+        reduceImpl(false, false, sendBuf, recvBuf, count, type, op, root);
+    }
+
+    @Override
+    public BackendRequest iReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root) {
+        return reduceImpl(true, false, sendBuf, recvBuf, count, type, op, root);
+    }
+
+    @Override
+    public void allReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op) {
+        reduceImpl(false, true, sendBuf, recvBuf, count, type, op, 0);
+    }
+
+    @Override
+    public BackendRequest iAllReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op) {
+        return reduceImpl(true, true, sendBuf, recvBuf, count, type, op, 0);
+    }
+
+    /** gather, scatter, allgather, alltoall: same argument shape. */
+    private BackendRequest collImpl(boolean nb, int kind, Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt,
+                                    int root) {
+        long sth = typeOrZero(st);
+        long rth = typeOrZero(rt);
+        boolean isRoot = rank == root;
+        long sItems = kind == MpiNative.SCATTER && isRoot || kind == MpiNative.ALLTOALL ? (long) sc * size : sc;
+        long rItems = kind == MpiNative.GATHER && isRoot || kind == MpiNative.ALLGATHER
+                || kind == MpiNative.ALLTOALL ? (long) rc * size : rc;
+        long sBytes = st == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, sItems), st);
+        long rBytes = rt == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, rItems), rt);
+        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r},
+                (sa, ra) -> MpiNative.coll0(kind, handle, sa.obj, sa.mode, sa.off, sc, sth, ra.obj, ra.mode, ra.off,
+                        rc, rth, root, nb));
+    }
+
+    @Override
+    public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        collImpl(false, MpiNative.GATHER, s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return collImpl(true, MpiNative.GATHER, s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        collImpl(false, MpiNative.SCATTER, s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return collImpl(true, MpiNative.SCATTER, s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        collImpl(false, MpiNative.ALLGATHER, s, sc, st, r, rc, rt, -1);
+    }
+
+    @Override
+    public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return collImpl(true, MpiNative.ALLGATHER, s, sc, st, r, rc, rt, -1);
+    }
+
+    @Override
+    public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        collImpl(false, MpiNative.ALLTOALL, s, sc, st, r, rc, rt, -1);
+    }
+
+    @Override
+    public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return collImpl(true, MpiNative.ALLTOALL, s, sc, st, r, rc, rt, -1);
+    }
+
+    /** The v-variants: counts and displacements travel in direct IntBuffers kept by the request. */
+    private BackendRequest vcollImpl(boolean nb, int kind, Buf s, int sc, int[] scounts, int[] sdispls,
+                                     TypeDesc st, Buf r, int rc, int[] rcounts, int[] rdispls, TypeDesc rt,
+                                     int root) {
+        long sth = typeOrZero(st);
+        long rth = typeOrZero(rt);
+        IntBuffer scB = ints(scounts, size), sdB = ints(sdispls, size);
+        IntBuffer rcB = ints(rcounts, size), rdB = ints(rdispls, size);
+        long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
+        long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
+        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r, scB, sdB, rcB, rdB},
+                (sa, ra) -> MpiNative.vcoll0(kind, handle, sa.obj, sa.mode, sa.off, sc, scB, sdB, sth, ra.obj,
+                        ra.mode, ra.off, rc, rcB, rdB, rth, root, nb));
+    }
+
+    @Override
+    public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
+        vcollImpl(false, MpiNative.GATHER, s, sc, null, null, st, r, 0, rcounts, displs, rt, root);
+    }
+
+    @Override
+    public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
+                                   int root) {
+        return vcollImpl(true, MpiNative.GATHER, s, sc, null, null, st, r, 0, rcounts, displs, rt, root);
+    }
+
+    @Override
+    public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        vcollImpl(false, MpiNative.SCATTER, s, 0, scounts, displs, st, r, rc, null, null, rt, root);
+    }
+
+    @Override
+    public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
+                                    int root) {
+        return vcollImpl(true, MpiNative.SCATTER, s, 0, scounts, displs, st, r, rc, null, null, rt, root);
+    }
+
+    @Override
+    public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        vcollImpl(false, MpiNative.ALLGATHER, s, sc, null, null, st, r, 0, rcounts, displs, rt, -1);
+    }
+
+    @Override
+    public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs,
+                                      TypeDesc rt) {
+        return vcollImpl(true, MpiNative.ALLGATHER, s, sc, null, null, st, r, 0, rcounts, displs, rt, -1);
+    }
+
+    @Override
+    public void allToAllv(Buf s, int[] scounts, int[] sdispls, TypeDesc st, Buf r, int[] rcounts, int[] rdispls,
+                          TypeDesc rt) {
+        vcollImpl(false, MpiNative.ALLTOALL, s, 0, scounts, sdispls, st, r, 0, rcounts, rdispls, rt, -1);
+    }
+
+    @Override
+    public BackendRequest iAllToAllv(Buf s, int[] scounts, int[] sdispls, TypeDesc st, Buf r, int[] rcounts,
+                                     int[] rdispls, TypeDesc rt) {
+        return vcollImpl(true, MpiNative.ALLTOALL, s, 0, scounts, sdispls, st, r, 0, rcounts, rdispls, rt, -1);
+    }
+
+    private BackendRequest reduceScatterImpl(boolean nb, boolean block, Buf s, Buf r, int[] rcounts, int rcount,
+                                             TypeDesc type, OpDesc op) {
+        long t = backend.type(type);
+        int[] slot = new int[1];
+        long o = backend.op(op, type, slot);
+        long total = block ? (long) rcount * size : sum(rcounts);
+        long mine = block ? rcount : rcounts[rank];
+        IntBuffer rcB = block ? null : ints(rcounts, size);
+        long sBytes = s == Buf.IN_PLACE ? 0 : bytes((int) total, type);
+        long rBytes = bytes((int) (s == Buf.IN_PLACE ? total : mine), type);
+        return run(nb, s, sBytes, r, rBytes, true, slot[0], new Object[] {s, r, rcB},
+                (sa, ra) -> MpiNative.reduceScatter0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, rcB,
+                        rcount, t, o, block, nb));
+    }
+
+    private long sum(int[] counts) {
+        long t = 0;
+        for (int i = 0; i < size; i++) t += counts[i];
+        return t;
+    }
+
+    @Override
+    public void reduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        reduceScatterImpl(false, false, s, r, rcounts, 0, type, op);
+    }
+
+    @Override
+    public BackendRequest iReduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        return reduceScatterImpl(true, false, s, r, rcounts, 0, type, op);
+    }
+
+    @Override
+    public void reduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        reduceScatterImpl(false, true, s, r, null, rcount, type, op);
+    }
+
+    @Override
+    public BackendRequest iReduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        return reduceScatterImpl(true, true, s, r, null, rcount, type, op);
+    }
+
+    private BackendRequest scanImpl(boolean nb, boolean exclusive, Buf s, Buf r, int count, TypeDesc type,
+                                    OpDesc op) {
+        long t = backend.type(type);
+        int[] slot = new int[1];
+        long o = backend.op(op, type, slot);
+        long bytes = bytes(count, type);
+        return run(nb, s, bytes, r, bytes, true, slot[0], new Object[] {s, r},
+                (sa, ra) -> MpiNative.scan0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
+                        exclusive, nb));
+    }
+
+    @Override
+    public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        scanImpl(false, false, s, r, count, type, op);
+    }
+
+    @Override
+    public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return scanImpl(true, false, s, r, count, type, op);
+    }
+
+    @Override
+    public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        scanImpl(false, true, s, r, count, type, op);
+    }
+
+    @Override
+    public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return scanImpl(true, true, s, r, count, type, op);
+    }
+}

@@ -1,0 +1,157 @@
+package io.github.mpi4j.backend.mpi;
+
+import io.github.mpi4j.spi.StatusData;
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+
+/**
+ * The JNI entry points of {@code libmpi4j_mpi}. One native call per MPI call; all arguments are
+ * validated by the {@code mpi} layer before they get here.
+ *
+ * <p>Buffers are passed as (object, mode, byte offset): mode {@link #ARRAY} pins a Java array for
+ * the duration of the call, {@link #DIRECT} uses a direct buffer's address, {@link #IN_PLACE}
+ * means MPI_IN_PLACE and {@link #NONE} a buffer that is not significant (NULL). Handles
+ * (communicators, datatypes, ops, requests) are C pointers carried as longs; request 0 is
+ * MPI_REQUEST_NULL. Counts and displacements of the v-collectives travel in direct IntBuffers so
+ * they stay valid until a non-blocking call completes.
+ */
+final class MpiNative {
+    private MpiNative() {
+    }
+
+    static final int ARRAY = 0, DIRECT = 1, IN_PLACE = 2, NONE = 3;
+
+    /** Selectors of {@link #coll0} and {@link #vcoll0}. */
+    static final int GATHER = 0, SCATTER = 1, ALLGATHER = 2, ALLTOALL = 3;
+
+    // ---- environment ----------------------------------------------------------------------
+    static native int init0(int required);
+
+    /** Fills predefined datatype handles (by Predefined id), op handles (by OpCode ordinal, then
+     *  MINLOC/MAXLOC for SHORT2, LONG2, FLOAT2, DOUBLE2) and {world, self} communicators. */
+    static native void handles0(long[] types, long[] ops, long[] comms);
+
+    static native void finalize0();
+
+    static native void abort0(long comm, int code);
+
+    static native double wtime0();
+
+    static native double wtick0();
+
+    static native String processorName0();
+
+    static native int version0();
+
+    static native String libVersion0();
+
+    static native String errorString0(int code);
+
+    static native int errorClass0(int code);
+
+    static native boolean isThreadMain0();
+
+    static native void bufferAttach0(ByteBuffer buf, int size);
+
+    static native void bufferDetach0();
+
+    // ---- communicators ----------------------------------------------------------------------
+    static native int rank0(long comm);
+
+    static native int size0(long comm);
+
+    static native int tagUb0(long comm);
+
+    static native int[] worldRanks0(long comm);
+
+    static native long dup0(long comm);
+
+    /** Returns 0 (MPI_COMM_NULL) for ranks that passed color < 0. */
+    static native long split0(long comm, int color, int key);
+
+    static native long splitShared0(long comm, boolean undefined, int key);
+
+    static native long create0(long comm, int[] ranks);
+
+    static native void free0(long comm);
+
+    // ---- point-to-point ----------------------------------------------------------------------
+    static native void send0(long comm, Object buf, int mode, long off, int count, long type, int dest, int tag,
+                             int sendMode);
+
+    static native void recv0(long comm, Object buf, int mode, long off, int count, long type, int source, int tag,
+                             StatusData status);
+
+    static native long isend0(long comm, Object buf, int mode, long off, int count, long type, int dest, int tag,
+                              int sendMode, boolean persistent);
+
+    static native long irecv0(long comm, Object buf, int mode, long off, int count, long type, int source, int tag,
+                              boolean persistent);
+
+    static native void sendRecv0(long comm, Object sbuf, int smode, long soff, int scount, long stype, int dest,
+                                 int stag, Object rbuf, int rmode, long roff, int rcount, long rtype, int source,
+                                 int rtag, StatusData status);
+
+    static native void sendRecvReplace0(long comm, Object buf, int mode, long off, int count, long type, int dest,
+                                        int stag, int source, int rtag, StatusData status);
+
+    static native void probe0(long comm, int source, int tag, StatusData status);
+
+    static native boolean iprobe0(long comm, int source, int tag, StatusData status);
+
+    // ---- requests ----------------------------------------------------------------------------
+    static native void start0(long request);
+
+    static native void wait0(long request, StatusData status);
+
+    static native boolean test0(long request, StatusData status);
+
+    static native void cancel0(long request);
+
+    static native void requestFree0(long request);
+
+    /** Handles of completed non-persistent requests are set to 0 in {@code requests}. */
+    static native void waitAll0(long[] requests, StatusData[] statuses);
+
+    static native boolean testAll0(long[] requests, StatusData[] statuses);
+
+    /** Index completed, or -1 if every request is null. */
+    static native int waitAny0(long[] requests, StatusData status);
+
+    /** Index completed, -1 if every request is null, Integer.MIN_VALUE if none completed. */
+    static native int testAny0(long[] requests, StatusData status);
+
+    /** Number completed (indices in {@code indices}), or -1 if every request is null. */
+    static native int waitSome0(long[] requests, int[] indices, StatusData[] statuses);
+
+    static native int testSome0(long[] requests, int[] indices, StatusData[] statuses);
+
+    // ---- collectives (nb: non-blocking, returns the request; blocking returns 0) ------------------
+    static native long barrier0(long comm, boolean nb);
+
+    static native long bcast0(long comm, Object buf, int mode, long off, int count, long type, int root,
+                              boolean nb);
+
+    static native long reduce0(long comm, Object sbuf, int smode, long soff, Object rbuf, int rmode, long roff,
+                               int count, long type, long op, int root, boolean all, boolean nb);
+
+    static native long coll0(int kind, long comm, Object sbuf, int smode, long soff, int scount, long stype,
+                             Object rbuf, int rmode, long roff, int rcount, long rtype, int root, boolean nb);
+
+    static native long vcoll0(int kind, long comm, Object sbuf, int smode, long soff, int scount, IntBuffer scounts,
+                              IntBuffer sdispls, long stype, Object rbuf, int rmode, long roff, int rcount,
+                              IntBuffer rcounts, IntBuffer rdispls, long rtype, int root, boolean nb);
+
+    static native long reduceScatter0(long comm, Object sbuf, int smode, long soff, Object rbuf, int rmode,
+                                      long roff, IntBuffer rcounts, int rcount, long type, long op, boolean block,
+                                      boolean nb);
+
+    static native long scan0(long comm, Object sbuf, int smode, long soff, Object rbuf, int rmode, long roff,
+                             int count, long type, long op, boolean exclusive, boolean nb);
+
+    // ---- user-defined reduction operations ----------------------------------------------------
+    /** Creates an MPI_Op whose calls land in {@code MpiUserOps.call(slot, ...)}; 0 if no slot is free. */
+    static native long opCreate0(int slot, boolean commute);
+
+    static native void opFree0(long op);
+}

@@ -1,0 +1,76 @@
+package io.github.mpi4j.backend.mpi;
+
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.StatusData;
+
+/**
+ * A non-blocking or persistent MPI request. Holds the staged buffers of its operation and the
+ * objects that must stay reachable (counts of v-collectives), and finishes them on completion.
+ */
+final class MpiRequest implements BackendRequest {
+    /** The MPI_Request, 0 once a non-blocking request completed. */
+    long handle;
+    private final boolean persistent;
+    private final Arg[] args;
+    @SuppressWarnings("unused")
+    private final Object keepAlive;
+    /** Slot of a user op whose Java failure must surface at completion, or -1. */
+    private final int userOpSlot;
+
+    MpiRequest(long handle, boolean persistent, Object keepAlive, int userOpSlot, Arg... args) {
+        this.handle = handle;
+        this.persistent = persistent;
+        this.args = args;
+        this.keepAlive = keepAlive;
+        this.userOpSlot = userOpSlot;
+    }
+
+    @Override
+    public void waitFor(StatusData status) {
+        if (handle == 0) return;
+        MpiNative.wait0(handle, status);
+        completed();
+    }
+
+    @Override
+    public boolean test(StatusData status) {
+        if (handle == 0) return true;
+        if (!MpiNative.test0(handle, status)) return false;
+        completed();
+        return true;
+    }
+
+    /** Bookkeeping once MPI reports completion (also called by the multi-request waits). */
+    void completed() {
+        for (Arg a : args) {
+            a.complete();
+            if (!persistent) a.release();
+        }
+        if (!persistent) handle = 0;
+        MpiUserOps.rethrow(userOpSlot);
+    }
+
+    @Override
+    public void cancel() {
+        if (handle != 0) MpiNative.cancel0(handle);
+    }
+
+    @Override
+    public void free() {
+        if (handle == 0) return;
+        MpiNative.requestFree0(handle);
+        handle = 0;
+        // Staging memory may still be in use by MPI: let the GC reclaim it instead of the pool.
+    }
+
+    @Override
+    public boolean isPersistent() {
+        return persistent;
+    }
+
+    @Override
+    public void start() {
+        for (Arg a : args) a.refresh();
+        MpiNative.start0(handle);
+    }
+}

@@ -1,0 +1,53 @@
+package io.github.mpi4j.backend.mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Native memory for Java arrays that cannot be pinned during an MPI call (non-blocking and
+ * persistent operations, THREAD_MULTIPLE, user reductions). Buffers come in power-of-two size
+ * classes and are reused, so staging costs one copy and no allocation in steady state.
+ */
+final class StagingPool {
+    private StagingPool() {
+    }
+
+    private static final int MIN_SHIFT = 12;          // 4 KiB
+    private static final int MAX_POOLED_SHIFT = 27;   // 128 MiB; larger ones are not kept
+    private static final int KEEP_PER_CLASS = 8;
+
+    @SuppressWarnings("unchecked")
+    private static final ConcurrentLinkedQueue<ByteBuffer>[] FREE = new ConcurrentLinkedQueue[MAX_POOLED_SHIFT + 1];
+
+    static {
+        for (int i = 0; i < FREE.length; i++) FREE[i] = new ConcurrentLinkedQueue<>();
+    }
+
+    private static int sizeClass(long bytes) {
+        int shift = 64 - Long.numberOfLeadingZeros(Math.max(1, bytes - 1));
+        return Math.max(MIN_SHIFT, shift);
+    }
+
+    /** A direct, native-order buffer of at least {@code bytes} bytes. */
+    static ByteBuffer take(long bytes) {
+        if (bytes > Integer.MAX_VALUE) {
+            throw new mpi.MPIException(mpi.MPI.ERR_COUNT, mpi.MPI.ERR_COUNT,
+                    "staging an array of " + bytes + " bytes exceeds 2 GiB");
+        }
+        int c = sizeClass(bytes);
+        if (c <= MAX_POOLED_SHIFT) {
+            ByteBuffer b = FREE[c].poll();
+            if (b != null) return b;
+            if (c < 31) return ByteBuffer.allocateDirect(1 << c).order(ByteOrder.nativeOrder());
+        }
+        return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+    }
+
+    static void give(ByteBuffer b) {
+        int c = sizeClass(b.capacity());
+        if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c && FREE[c].size() < KEEP_PER_CLASS) {
+            FREE[c].offer(b);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/* Shared declarations of the MPI bridge (libmpi4j_mpi). */
+#ifndef MPI4J_MPI_H
+#define MPI4J_MPI_H
+
+#include <jni.h>
+#include <mpi.h>
+#include <stdint.h>
+
+#include "jni_util.h"
+
+/* Handles travel through Java as longs; MPI implementations use pointers or ints. */
+#define TO_COMM(h) ((MPI_Comm)(intptr_t)(h))
+#define TO_TYPE(h) ((MPI_Datatype)(intptr_t)(h))
+#define TO_OP(h) ((MPI_Op)(intptr_t)(h))
+#define TO_REQ(h) ((h) == 0 ? MPI_REQUEST_NULL : (MPI_Request)(intptr_t)(h))
+#define FROM_HANDLE(x) ((jlong)(intptr_t)(x))
+#define FROM_REQ(r) ((r) == MPI_REQUEST_NULL ? (jlong)0 : (jlong)(intptr_t)(r))
+
+/* Java's values of the special ranks and tags (mpi.MPI); translated so any MPI works. */
+#define J_ANY_SOURCE (-1)
+#define J_ANY_TAG (-1)
+#define J_PROC_NULL (-2)
+#define J_UNDEFINED (-32766)
+
+static inline int rank_in(jint r) {
+    return r == J_ANY_SOURCE ? MPI_ANY_SOURCE : r == J_PROC_NULL ? MPI_PROC_NULL : (int)r;
+}
+static inline int tag_in(jint t) {
+    return t == J_ANY_TAG ? MPI_ANY_TAG : (int)t;
+}
+
+/* Throws the MPIException of return code rc (after any critical region is closed). Returns
+ * nonzero when rc is an error. */
+int mpi_failed(JNIEnv *env, int rc, const char *call);
+
+/* Copies an MPI_Status into an io.github.mpi4j.spi.StatusData (status may be NULL). */
+void set_status(JNIEnv *env, jobject status, MPI_Status *s);
+
+/* Resolve a buffer argument: ubuf_init plus the IN_PLACE / NULL markers. */
+void arg_buf(ubuf *b, jobject obj, jint mode, jlong off);
+
+/* Called from JNI_OnLoad / the user-op module. */
+extern JavaVM *g_vm;
+int user_ops_init(JNIEnv *env);
+
+#endif

@@ -1,0 +1,331 @@
+/* Point-to-point communication and request completion. */
+#include "mpi4j_mpi.h"
+
+#include <stdlib.h>
+
+#include "io_github_mpi4j_backend_mpi_MpiNative.h"
+
+#define JNI_FN(name) Java_io_github_mpi4j_backend_mpi_MpiNative_##name
+
+/* Values of io.github.mpi4j.spi.SendMode ordinals. */
+enum { MODE_STANDARD, MODE_SYNCHRONOUS, MODE_BUFFERED, MODE_READY };
+
+JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
+                                     jint count, jlong type, jint dest, jint tag, jint sendMode) {
+    (void)cls;
+    ubuf b;
+    arg_buf(&b, buf, mode, off);
+    if (ubuf_acquire(env, &b, 1) != 0) return;
+    int d = rank_in(dest);
+    int rc;
+    switch (sendMode) {
+        case MODE_SYNCHRONOUS: rc = MPI_Ssend(b.ptr, count, TO_TYPE(type), d, tag, TO_COMM(comm)); break;
+        case MODE_BUFFERED: rc = MPI_Bsend(b.ptr, count, TO_TYPE(type), d, tag, TO_COMM(comm)); break;
+        case MODE_READY: rc = MPI_Rsend(b.ptr, count, TO_TYPE(type), d, tag, TO_COMM(comm)); break;
+        default: rc = MPI_Send(b.ptr, count, TO_TYPE(type), d, tag, TO_COMM(comm));
+    }
+    ubuf_release(env, &b, 1, 0);
+    mpi_failed(env, rc, "MPI_Send");
+}
+
+JNIEXPORT void JNICALL JNI_FN(recv0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
+                                     jint count, jlong type, jint source, jint tag, jobject status) {
+    (void)cls;
+    ubuf b;
+    MPI_Status s;
+    arg_buf(&b, buf, mode, off);
+    if (ubuf_acquire(env, &b, 1) != 0) return;
+    int rc = MPI_Recv(b.ptr, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &s);
+    ubuf_release(env, &b, 1, 1);
+    if (mpi_failed(env, rc, "MPI_Recv")) return;
+    set_status(env, status, &s);
+}
+
+/* Non-blocking and persistent calls take only direct memory (Java stages arrays), which stays
+ * valid while the request runs. */
+static void *direct_ptr(JNIEnv *env, jobject buf, jint mode, jlong off) {
+    if (mode == BUF_NONE || buf == NULL) return NULL;
+    void *p = (*env)->GetDirectBufferAddress(env, buf);
+    if (p == NULL) {
+        throw_other(env, "mpi4j: non-blocking operations need direct memory");
+        return NULL;
+    }
+    return (char *)p + off;
+}
+
+JNIEXPORT jlong JNICALL JNI_FN(isend0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
+                                       jint count, jlong type, jint dest, jint tag, jint sendMode,
+                                       jboolean persistent) {
+    (void)cls;
+    void *p = direct_ptr(env, buf, mode, off);
+    if ((*env)->ExceptionCheck(env)) return 0;
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Datatype t = TO_TYPE(type);
+    MPI_Comm c = TO_COMM(comm);
+    int d = rank_in(dest);
+    int rc;
+    if (persistent) {
+        switch (sendMode) {
+            case MODE_SYNCHRONOUS: rc = MPI_Ssend_init(p, count, t, d, tag, c, &r); break;
+            case MODE_BUFFERED: rc = MPI_Bsend_init(p, count, t, d, tag, c, &r); break;
+            case MODE_READY: rc = MPI_Rsend_init(p, count, t, d, tag, c, &r); break;
+            default: rc = MPI_Send_init(p, count, t, d, tag, c, &r);
+        }
+    } else {
+        switch (sendMode) {
+            case MODE_SYNCHRONOUS: rc = MPI_Issend(p, count, t, d, tag, c, &r); break;
+            case MODE_BUFFERED: rc = MPI_Ibsend(p, count, t, d, tag, c, &r); break;
+            case MODE_READY: rc = MPI_Irsend(p, count, t, d, tag, c, &r); break;
+            default: rc = MPI_Isend(p, count, t, d, tag, c, &r);
+        }
+    }
+    if (mpi_failed(env, rc, "MPI_Isend")) return 0;
+    return FROM_REQ(r);
+}
+
+JNIEXPORT jlong JNICALL JNI_FN(irecv0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
+                                       jint count, jlong type, jint source, jint tag, jboolean persistent) {
+    (void)cls;
+    void *p = direct_ptr(env, buf, mode, off);
+    if ((*env)->ExceptionCheck(env)) return 0;
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = persistent
+        ? MPI_Recv_init(p, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &r)
+        : MPI_Irecv(p, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &r);
+    if (mpi_failed(env, rc, "MPI_Irecv")) return 0;
+    return FROM_REQ(r);
+}
+
+JNIEXPORT void JNICALL JNI_FN(sendRecv0)(JNIEnv *env, jclass cls, jlong comm, jobject sbuf, jint smode,
+                                         jlong soff, jint scount, jlong stype, jint dest, jint stag, jobject rbuf,
+                                         jint rmode, jlong roff, jint rcount, jlong rtype, jint source, jint rtag,
+                                         jobject status) {
+    (void)cls;
+    ubuf b[2];
+    MPI_Status s;
+    arg_buf(&b[0], sbuf, smode, soff);
+    arg_buf(&b[1], rbuf, rmode, roff);
+    if (ubuf_acquire(env, b, 2) != 0) return;
+    int rc = MPI_Sendrecv(b[0].ptr, scount, TO_TYPE(stype), rank_in(dest), stag, b[1].ptr, rcount, TO_TYPE(rtype),
+                          rank_in(source), tag_in(rtag), TO_COMM(comm), &s);
+    ubuf_release(env, b, 2, 1);
+    if (mpi_failed(env, rc, "MPI_Sendrecv")) return;
+    set_status(env, status, &s);
+}
+
+JNIEXPORT void JNICALL JNI_FN(sendRecvReplace0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode,
+                                                jlong off, jint count, jlong type, jint dest, jint stag,
+                                                jint source, jint rtag, jobject status) {
+    (void)cls;
+    ubuf b;
+    MPI_Status s;
+    arg_buf(&b, buf, mode, off);
+    if (ubuf_acquire(env, &b, 1) != 0) return;
+    int rc = MPI_Sendrecv_replace(b.ptr, count, TO_TYPE(type), rank_in(dest), stag, rank_in(source), tag_in(rtag),
+                                  TO_COMM(comm), &s);
+    ubuf_release(env, &b, 1, 1);
+    if (mpi_failed(env, rc, "MPI_Sendrecv_replace")) return;
+    set_status(env, status, &s);
+}
+
+JNIEXPORT void JNICALL JNI_FN(probe0)(JNIEnv *env, jclass cls, jlong comm, jint source, jint tag,
+                                      jobject status) {
+    (void)cls;
+    MPI_Status s;
+    if (mpi_failed(env, MPI_Probe(rank_in(source), tag_in(tag), TO_COMM(comm), &s), "MPI_Probe")) return;
+    set_status(env, status, &s);
+}
+
+JNIEXPORT jboolean JNICALL JNI_FN(iprobe0)(JNIEnv *env, jclass cls, jlong comm, jint source, jint tag,
+                                           jobject status) {
+    (void)cls;
+    MPI_Status s;
+    int flag = 0;
+    if (mpi_failed(env, MPI_Iprobe(rank_in(source), tag_in(tag), TO_COMM(comm), &flag, &s), "MPI_Iprobe")) {
+        return JNI_FALSE;
+    }
+    if (flag) set_status(env, status, &s);
+    return flag ? JNI_TRUE : JNI_FALSE;
+}
+
+/* ---- requests ---------------------------------------------------------------------------- */
+
+JNIEXPORT void JNICALL JNI_FN(start0)(JNIEnv *env, jclass cls, jlong request) {
+    (void)cls;
+    MPI_Request r = TO_REQ(request);
+    mpi_failed(env, MPI_Start(&r), "MPI_Start");
+}
+
+JNIEXPORT void JNICALL JNI_FN(wait0)(JNIEnv *env, jclass cls, jlong request, jobject status) {
+    (void)cls;
+    MPI_Request r = TO_REQ(request);
+    MPI_Status s;
+    if (mpi_failed(env, MPI_Wait(&r, &s), "MPI_Wait")) return;
+    set_status(env, status, &s);
+}
+
+JNIEXPORT jboolean JNICALL JNI_FN(test0)(JNIEnv *env, jclass cls, jlong request, jobject status) {
+    (void)cls;
+    MPI_Request r = TO_REQ(request);
+    MPI_Status s;
+    int flag = 0;
+    if (mpi_failed(env, MPI_Test(&r, &flag, &s), "MPI_Test")) return JNI_FALSE;
+    if (flag) set_status(env, status, &s);
+    return flag ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL JNI_FN(cancel0)(JNIEnv *env, jclass cls, jlong request) {
+    (void)cls;
+    MPI_Request r = TO_REQ(request);
+    mpi_failed(env, MPI_Cancel(&r), "MPI_Cancel");
+}
+
+JNIEXPORT void JNICALL JNI_FN(requestFree0)(JNIEnv *env, jclass cls, jlong request) {
+    (void)cls;
+    MPI_Request r = TO_REQ(request);
+    mpi_failed(env, MPI_Request_free(&r), "MPI_Request_free");
+}
+
+/* Copies the Java handles into a C array (0 -> MPI_REQUEST_NULL). */
+static MPI_Request *load_requests(JNIEnv *env, jlongArray requests, jsize *n, jlong **raw) {
+    *n = (*env)->GetArrayLength(env, requests);
+    size_t m = (size_t)(*n > 0 ? *n : 1);
+    MPI_Request *r = malloc(sizeof(MPI_Request) * m);
+    *raw = malloc(sizeof(jlong) * m);
+    if (r == NULL || *raw == NULL) {
+        free(r);
+        free(*raw);
+        throw_other(env, "request completion: out of memory");
+        return NULL;
+    }
+    (*env)->GetLongArrayRegion(env, requests, 0, *n, *raw);
+    for (jsize i = 0; i < *n; i++) r[i] = TO_REQ((*raw)[i]);
+    return r;
+}
+
+/* Writes the handles back: completed non-persistent requests became MPI_REQUEST_NULL (0). */
+static void store_requests(JNIEnv *env, jlongArray requests, MPI_Request *r, jlong *raw, jsize n) {
+    for (jsize i = 0; i < n; i++) raw[i] = FROM_REQ(r[i]);
+    (*env)->SetLongArrayRegion(env, requests, 0, n, raw);
+    free(r);
+    free(raw);
+}
+
+static void set_statuses(JNIEnv *env, jobjectArray statuses, MPI_Status *s, int n) {
+    if (statuses == NULL) return;
+    for (int i = 0; i < n; i++) {
+        jobject st = (*env)->GetObjectArrayElement(env, statuses, i);
+        if (st != NULL) {
+            set_status(env, st, &s[i]);
+            (*env)->SetIntField(env, st, g_statusError, s[i].MPI_ERROR);
+            (*env)->DeleteLocalRef(env, st);
+        }
+    }
+}
+
+static int all_complete(JNIEnv *env, jlongArray requests, jobjectArray statuses, int blocking) {
+    jsize n;
+    jlong *raw;
+    MPI_Request *r = load_requests(env, requests, &n, &raw);
+    if (r == NULL) return 0;
+    MPI_Status *s = malloc(sizeof(MPI_Status) * (size_t)(n > 0 ? n : 1));
+    if (s == NULL) {
+        free(r);
+        free(raw);
+        throw_other(env, "MPI_Waitall: out of memory");
+        return 0;
+    }
+    for (jsize i = 0; i < n; i++) s[i].MPI_ERROR = MPI_SUCCESS;
+    int flag = 1;
+    int rc = blocking ? MPI_Waitall((int)n, r, s) : MPI_Testall((int)n, r, &flag, s);
+    store_requests(env, requests, r, raw, n);
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        if (flag) set_statuses(env, statuses, s, (int)n);
+    }
+    free(s);
+    if (mpi_failed(env, rc, blocking ? "MPI_Waitall" : "MPI_Testall")) return 0;
+    return flag;
+}
+
+JNIEXPORT void JNICALL JNI_FN(waitAll0)(JNIEnv *env, jclass cls, jlongArray requests, jobjectArray statuses) {
+    (void)cls;
+    all_complete(env, requests, statuses, 1);
+}
+
+JNIEXPORT jboolean JNICALL JNI_FN(testAll0)(JNIEnv *env, jclass cls, jlongArray requests, jobjectArray statuses) {
+    (void)cls;
+    return all_complete(env, requests, statuses, 0) ? JNI_TRUE : JNI_FALSE;
+}
+
+static jint any_complete(JNIEnv *env, jlongArray requests, jobject status, int blocking) {
+    jsize n;
+    jlong *raw;
+    MPI_Request *r = load_requests(env, requests, &n, &raw);
+    if (r == NULL) return -1;
+    MPI_Status s;
+    int index = MPI_UNDEFINED, flag = 1;
+    int rc = blocking ? MPI_Waitany((int)n, r, &index, &s) : MPI_Testany((int)n, r, &index, &flag, &s);
+    store_requests(env, requests, r, raw, n);
+    if (mpi_failed(env, rc, blocking ? "MPI_Waitany" : "MPI_Testany")) return -1;
+    if (!flag) return (jint)0x80000000;
+    if (index == MPI_UNDEFINED) return -1;
+    set_status(env, status, &s);
+    return index;
+}
+
+JNIEXPORT jint JNICALL JNI_FN(waitAny0)(JNIEnv *env, jclass cls, jlongArray requests, jobject status) {
+    (void)cls;
+    return any_complete(env, requests, status, 1);
+}
+
+JNIEXPORT jint JNICALL JNI_FN(testAny0)(JNIEnv *env, jclass cls, jlongArray requests, jobject status) {
+    (void)cls;
+    return any_complete(env, requests, status, 0);
+}
+
+static jint some_complete(JNIEnv *env, jlongArray requests, jintArray indices, jobjectArray statuses,
+                          int blocking) {
+    jsize n;
+    jlong *raw;
+    MPI_Request *r = load_requests(env, requests, &n, &raw);
+    if (r == NULL) return -1;
+    size_t m = (size_t)(n > 0 ? n : 1);
+    MPI_Status *s = malloc(sizeof(MPI_Status) * m);
+    int *idx = malloc(sizeof(int) * m);
+    if (s == NULL || idx == NULL) {
+        free(s);
+        free(idx);
+        free(r);
+        free(raw);
+        throw_other(env, "MPI_Waitsome: out of memory");
+        return -1;
+    }
+    int out = 0;
+    int rc = blocking ? MPI_Waitsome((int)n, r, &out, idx, s) : MPI_Testsome((int)n, r, &out, idx, s);
+    store_requests(env, requests, r, raw, n);
+    jint result = -1;
+    if (!mpi_failed(env, rc, blocking ? "MPI_Waitsome" : "MPI_Testsome")) {
+        if (out == MPI_UNDEFINED) {
+            result = -1;
+        } else {
+            (*env)->SetIntArrayRegion(env, indices, 0, out, (jint *)idx);
+            set_statuses(env, statuses, s, out);
+            result = out;
+        }
+    }
+    free(s);
+    free(idx);
+    return result;
+}
+
+JNIEXPORT jint JNICALL JNI_FN(waitSome0)(JNIEnv *env, jclass cls, jlongArray requests, jintArray indices,
+                                         jobjectArray statuses) {
+    (void)cls;
+    return some_complete(env, requests, indices, statuses, 1);
+}
+
+JNIEXPORT jint JNICALL JNI_FN(testSome0)(JNIEnv *env, jclass cls, jlongArray requests, jintArray indices,
+                                         jobjectArray statuses) {
+    (void)cls;
+    return some_complete(env, requests, indices, statuses, 0);
+}
