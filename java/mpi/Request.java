@@ -194,10 +194,11 @@ public class Request implements Freeable {
             return out;
         }
         BackendRequest[] b = active(requests);
+        BackendRequest[] before = b.clone();
         StatusData[] d = newStatusData(b.length);
         s.backend().waitAll(b, d);
         for (int i = 0; i < requests.length; i++) {
-            if (b[i] != null) {
+            if (before[i] != null) {
                 requests[i].finish(d[i]);
                 out[i] = new Status(d[i], i);
             } else {

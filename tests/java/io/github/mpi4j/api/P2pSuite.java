@@ -1,0 +1,375 @@
+package io.github.mpi4j.api;
+
+import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.RankTest;
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Prequest;
+import mpi.Request;
+import mpi.Status;
+
+/** Point-to-point semantics, checked with values computed from rank and index. */
+public class P2pSuite {
+
+    private static int next(Intracomm c) {
+        return (c.getRank() + 1) % c.getSize();
+    }
+
+    private static int prev(Intracomm c) {
+        return (c.getRank() + c.getSize() - 1) % c.getSize();
+    }
+
+    /** Every kind, arrays and direct buffers, around a ring: iSend to the next, recv from the previous. */
+    @RankTest
+    public void ringAllKinds(Intracomm comm) {
+        for (Data d : Data.values()) {
+            for (boolean direct : new boolean[] {Holder.ARRAY, Holder.DIRECT}) {
+                for (int n : new int[] {0, 1, 13, 5000}) {
+                    Holder out = new Holder(d, direct, d.array(comm.getRank(), n));
+                    Holder in = new Holder(d, direct, d.newArray(n));
+                    Request r = comm.iSend(out.buf, n, d.type, next(comm), 7);
+                    Status s = comm.recv(in.buf, n, d.type, prev(comm), 7);
+                    r.waitFor();
+                    String what = d + "/" + Holder.kind(direct) + "/n=" + n;
+                    Check.arrays(d.array(prev(comm), n), in.contents(), what);
+                    Check.equal(prev(comm), s.getSource(), what + " source");
+                    Check.equal(7, s.getTag(), what + " tag");
+                    Check.equal(n, s.getCount(d.type), what + " count");
+                }
+            }
+        }
+    }
+
+    /** The four send modes between ranks 0 and 1. */
+    @RankTest(minSize = 2)
+    public void sendModes(Intracomm comm) {
+        int rank = comm.getRank();
+        int[] buf = new int[64];
+        ByteBuffer attached = MPI.newByteBuffer(64 * 4 + MPI.BSEND_OVERHEAD * 4);
+        if (rank == 0) {
+            MPI.attachBuffer(attached);
+            comm.send(fill(64, 1), 64, MPI.INT, 1, 1);
+            comm.sSend(fill(64, 2), 64, MPI.INT, 1, 2);
+            comm.bSend(fill(64, 3), 64, MPI.INT, 1, 3);
+            comm.barrier(); // rank 1 has posted the receive for the ready send
+            comm.rSend(fill(64, 4), 64, MPI.INT, 1, 4);
+            MPI.detachBuffer();
+        } else if (rank == 1) {
+            for (int k = 1; k <= 3; k++) {
+                comm.recv(buf, 64, MPI.INT, 0, k);
+                Check.arrays(fill(64, k), buf, "mode " + k);
+            }
+            Request ready = comm.iRecv(buf, 64, MPI.INT, 0, 4);
+            comm.barrier();
+            ready.waitFor();
+            Check.arrays(fill(64, 4), buf, "ready send");
+        } else {
+            comm.barrier();
+        }
+    }
+
+    private static int[] fill(int n, int seed) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) a[i] = seed * 1000 + i;
+        return a;
+    }
+
+    /** ANY_SOURCE/ANY_TAG at rank 0; per-sender order must be kept (non-overtaking). */
+    @RankTest(minSize = 2)
+    public void wildcardsKeepOrderPerSender(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int perSender = 20;
+        if (rank != 0) {
+            for (int k = 0; k < perSender; k++) {
+                comm.send(new int[] {rank, k}, 2, MPI.INT, 0, 100 + k % 3);
+            }
+            return;
+        }
+        int[] nextExpected = new int[size];
+        int[] msg = new int[2];
+        for (int m = 0; m < perSender * (size - 1); m++) {
+            Status s = comm.recv(msg, 2, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            int src = s.getSource();
+            Check.equal(src, msg[0], "payload names its sender");
+            Check.equal(nextExpected[src], msg[1], "message order from rank " + src);
+            Check.equal(100 + msg[1] % 3, s.getTag(), "tag");
+            nextExpected[src]++;
+        }
+    }
+
+    /** Receives matched by tag out of arrival order (the unexpected queue), and by source. */
+    @RankTest(minSize = 2)
+    public void selectByTag(Intracomm comm) {
+        int rank = comm.getRank();
+        if (rank == 1) {
+            Request[] r = new Request[4];
+            for (int t = 0; t < 4; t++) r[t] = comm.iSend(new long[] {t * 11L}, 1, MPI.LONG, 0, 40 + t);
+            Request.waitAll(r);
+        } else if (rank == 0) {
+            long[] v = new long[1];
+            for (int t = 3; t >= 0; t--) {
+                Status s = comm.recv(v, 1, MPI.LONG, 1, 40 + t);
+                Check.equal(t * 11L, v[0], "tag " + (40 + t));
+                Check.equal(40 + t, s.getTag(), "status tag");
+            }
+        }
+    }
+
+    /** iProbe/probe report source, tag and size before the receive. */
+    @RankTest(minSize = 2)
+    public void probeThenReceive(Intracomm comm) {
+        int rank = comm.getRank();
+        if (rank == 1) {
+            comm.send(new double[] {1.5, 2.5, 3.5}, 3, MPI.DOUBLE, 0, 9);
+            comm.send(new short[] {4, 5}, 2, MPI.SHORT, 0, 10);
+        } else if (rank == 0) {
+            Status s;
+            while ((s = comm.iProbe(1, 9)) == null) {
+                Thread.onSpinWait();
+            }
+            Check.equal(3, s.getCount(MPI.DOUBLE), "probed count");
+            Check.equal(1, s.getSource(), "probed source");
+            double[] d = new double[s.getCount(MPI.DOUBLE)];
+            comm.recv(d, d.length, MPI.DOUBLE, s.getSource(), s.getTag());
+            Check.arrays(new double[] {1.5, 2.5, 3.5}, d, "after iProbe");
+            s = comm.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+            Check.equal(10, s.getTag(), "probed tag");
+            Check.equal(2, s.getCount(MPI.SHORT), "probed short count");
+            Check.equal(MPI.UNDEFINED, s.getCount(MPI.LONG), "4 bytes are not a whole number of longs");
+            short[] sh = new short[2];
+            comm.recv(sh, 2, MPI.SHORT, s.getSource(), s.getTag());
+            Check.arrays(new short[] {4, 5}, sh, "after probe");
+        }
+    }
+
+    /** waitAll, waitAny, waitSome, testAll, testAny, testSome and their Status variants. */
+    @RankTest
+    public void requestCompletion(Intracomm comm) {
+        int n = 6, rank = comm.getRank();
+        int[][] in = new int[n][1];
+        // waitAll + waitAllStatus
+        Request[] recvs = postRecvs(comm, in, 0);
+        Request[] sends = postSends(comm, 0);
+        Status[] st = Request.waitAllStatus(recvs);
+        Request.waitAll(sends);
+        for (int k = 0; k < n; k++) {
+            Check.equal(prev(comm) * 100 + k, in[k][0], "waitAll value " + k);
+            Check.equal(prev(comm), st[k].getSource(), "waitAll source");
+            Check.isTrue(recvs[k].isNull(), "completed request is inactive");
+        }
+        // waitAny until all done
+        recvs = postRecvs(comm, in, 1);
+        sends = postSends(comm, 1);
+        boolean[] seen = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            Status s = Request.waitAnyStatus(recvs);
+            int i = s.getIndex();
+            Check.isTrue(i >= 0 && i < n && !seen[i], "waitAny index " + i);
+            seen[i] = true;
+            Check.equal(prev(comm) * 100 + 10 + i, in[i][0], "waitAny value");
+        }
+        Check.equal(MPI.UNDEFINED, Request.waitAny(recvs), "waitAny with all inactive");
+        Request.waitAll(sends);
+        // waitSome
+        recvs = postRecvs(comm, in, 2);
+        sends = postSends(comm, 2);
+        int done = 0;
+        while (done < n) {
+            int[] idx = Request.waitSome(recvs);
+            Check.isTrue(idx != null && idx.length > 0, "waitSome completes at least one");
+            for (int i : idx) Check.equal(prev(comm) * 100 + 20 + i, in[i][0], "waitSome value");
+            done += idx.length;
+        }
+        Check.isTrue(Request.waitSome(recvs) == null, "waitSome with all inactive returns null");
+        Request.waitAll(sends);
+        // testAll / testAny / testSome polling
+        recvs = postRecvs(comm, in, 3);
+        sends = postSends(comm, 3);
+        while (!Request.testAll(recvs)) Thread.onSpinWait();
+        Request.waitAll(sends);
+        recvs = postRecvs(comm, in, 4);
+        sends = postSends(comm, 4);
+        done = 0;
+        while (done < n) {
+            Status s = Request.testAnyStatus(recvs);
+            if (s != null && s.getIndex() >= 0) done++;
+        }
+        Request.waitAll(sends);
+        recvs = postRecvs(comm, in, 5);
+        sends = postSends(comm, 5);
+        done = 0;
+        while (done < n) {
+            int[] idx = Request.testSome(recvs);
+            if (idx != null) done += idx.length;
+        }
+        for (int k = 0; k < n; k++) Check.equal(prev(comm) * 100 + 50 + k, in[k][0], "testSome value");
+        Request.waitAll(sends);
+        Check.isTrue(Request.testAll(recvs), "testAll of inactive requests");
+        Check.isTrue(rank >= 0, "rank");
+    }
+
+    private static Request[] postRecvs(Intracomm comm, int[][] in, int round) {
+        Request[] r = new Request[in.length];
+        for (int k = 0; k < in.length; k++) r[k] = comm.iRecv(in[k], 1, MPI.INT, prev(comm), 300 + round * 10 + k);
+        return r;
+    }
+
+    private static Request[] postSends(Intracomm comm, int round) {
+        Request[] r = new Request[6];
+        for (int k = 0; k < 6; k++) {
+            r[k] = comm.iSend(new int[] {comm.getRank() * 100 + round * 10 + k}, 1, MPI.INT, next(comm),
+                    300 + round * 10 + k);
+        }
+        return r;
+    }
+
+    @RankTest
+    public void sendRecvAndReplace(Intracomm comm) {
+        double[] out = {comm.getRank() + 0.5, -comm.getRank()};
+        double[] in = new double[2];
+        Status s = comm.sendRecv(out, 2, MPI.DOUBLE, next(comm), 5, in, 2, MPI.DOUBLE, prev(comm), 5);
+        Check.arrays(new double[] {prev(comm) + 0.5, -prev(comm)}, in, "sendRecv");
+        Check.equal(prev(comm), s.getSource(), "sendRecv source");
+        IntBuffer buf = MPI.newIntBuffer(3);
+        buf.put(0, comm.getRank()).put(1, 7).put(2, comm.getRank() * 2);
+        comm.sendRecvReplace(buf, 3, MPI.INT, next(comm), 6, prev(comm), 6);
+        Check.equal(prev(comm), buf.get(0), "replace [0]");
+        Check.equal(prev(comm) * 2, buf.get(2), "replace [2]");
+    }
+
+    @RankTest
+    public void procNull(Intracomm comm) {
+        int[] b = {42};
+        comm.send(b, 1, MPI.INT, MPI.PROC_NULL, 1);
+        Status s = comm.recv(b, 1, MPI.INT, MPI.PROC_NULL, 1);
+        Check.equal(MPI.PROC_NULL, s.getSource(), "source");
+        Check.equal(0, s.getCount(MPI.INT), "count");
+        Check.equal(42, b[0], "buffer untouched");
+        Request r = comm.iRecv(b, 1, MPI.INT, MPI.PROC_NULL, 1);
+        Check.equal(MPI.PROC_NULL, r.waitStatus().getSource(), "iRecv source");
+    }
+
+    @RankTest
+    public void persistentRequests(Intracomm comm) {
+        int[] out = new int[4];
+        IntBuffer in = MPI.newIntBuffer(4);
+        Prequest send = comm.sendInit(out, 4, MPI.INT, next(comm), 77);
+        Prequest recv = comm.recvInit(in, 4, MPI.INT, prev(comm), 77);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 4; i++) out[i] = comm.getRank() * 10 + round + i;
+            recv.start();
+            send.start();
+            Request.waitAll(new Request[] {recv, send});
+            for (int i = 0; i < 4; i++) Check.equal(prev(comm) * 10 + round + i, in.get(i), "round " + round);
+            Check.isTrue(!recv.isNull(), "a persistent request stays allocated");
+        }
+        send.free();
+        recv.free();
+    }
+
+    /** mpiJava 1.2 style: offsets in elements, Rank()/Size(), Status fields. */
+    @RankTest
+    public void mpiJavaStyle(Intracomm comm) {
+        int rank = comm.Rank(), size = comm.Size();
+        int[] out = new int[10];
+        int[] in = new int[10];
+        for (int i = 0; i < 10; i++) out[i] = rank * 100 + i;
+        Request r = comm.Isend(out, 3, 4, MPI.INT, (rank + 1) % size, 8);
+        Status s = comm.Recv(in, 5, 4, MPI.INT, (rank + size - 1) % size, 8);
+        r.Wait();
+        int p = (rank + size - 1) % size;
+        Check.arrays(new int[] {0, 0, 0, 0, 0, p * 100 + 3, p * 100 + 4, p * 100 + 5, p * 100 + 6, 0}, in, "offsets");
+        Check.equal(p, s.source, "Status.source");
+        Check.equal(8, s.tag, "Status.tag");
+        Check.equal(4, s.Get_count(MPI.INT), "Get_count");
+        comm.Sendrecv(out, 0, 2, MPI.INT, (rank + 1) % size, 9, in, 8, 2, MPI.INT, p, 9);
+        Check.equal(p * 100 + 1, in[9], "Sendrecv with offsets");
+    }
+
+    /** MPI.OBJECT (mpiJava): serializable objects in Object[] buffers. */
+    @RankTest
+    public void objects(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        Object[] out = {"from " + rank, rank, Arrays.asList(rank, rank * 2), null};
+        Object[] in = new Object[5];
+        Request r = comm.Isend(out, 0, 4, MPI.OBJECT, (rank + 1) % size, 3);
+        Status s = comm.Recv(in, 1, 4, MPI.OBJECT, (rank + size - 1) % size, 3);
+        r.Wait();
+        int p = (rank + size - 1) % size;
+        Check.equal("from " + p, in[1], "string");
+        Check.equal(p, in[2], "integer");
+        Check.equal(Arrays.asList(p, p * 2), in[3], "list");
+        Check.equal(4, s.getCount(MPI.OBJECT), "object count");
+        Object[] shared = new Object[2];
+        if (rank == 0) {
+            shared[0] = new ArrayList<>(List.of("a", "b"));
+            shared[1] = 3.25;
+        }
+        comm.Bcast(shared, 0, 2, MPI.OBJECT, 0);
+        Check.equal(List.of("a", "b"), shared[0], "bcast object 0");
+        Check.equal(3.25, shared[1], "bcast object 1");
+    }
+
+    /** MPI.slice of direct buffers and arrays selects where data goes (position is ignored). */
+    @RankTest
+    public void slices(Intracomm comm) {
+        IntBuffer big = MPI.newIntBuffer(10);
+        int[] arr = new int[10];
+        int[] out = {comm.getRank() + 1, comm.getRank() + 2};
+        big.position(9); // ignored
+        Request r1 = comm.iSend(out, 2, MPI.INT, next(comm), 1);
+        comm.recv(MPI.slice(big, 6), 2, MPI.INT, prev(comm), 1);
+        r1.waitFor();
+        Check.equal(prev(comm) + 1, big.get(6), "slice[0]");
+        Check.equal(prev(comm) + 2, big.get(7), "slice[1]");
+        Check.equal(0, big.get(5), "before the slice");
+        Request r2 = comm.iSend(out, 2, MPI.INT, next(comm), 2);
+        comm.recv(MPI.slice(arr, 3), 2, MPI.INT, prev(comm), 2);
+        r2.waitFor();
+        Check.arrays(new int[] {0, 0, 0, prev(comm) + 1, prev(comm) + 2, 0, 0, 0, 0, 0}, arr, "array slice");
+    }
+
+    /** Large messages (beyond any eager limit) land intact, arrays and direct. */
+    @RankTest
+    public void largeMessages(Intracomm comm) {
+        int n = 1 << 20;
+        for (boolean direct : new boolean[] {false, true}) {
+            double[] src = new double[n];
+            for (int i = 0; i < n; i++) src[i] = comm.getRank() * 1e6 + i;
+            Holder out = new Holder(Data.DOUBLE, direct, src);
+            Holder in = new Holder(Data.DOUBLE, direct, new double[n]);
+            Request r = comm.iRecv(in.buf, n, MPI.DOUBLE, prev(comm), 11);
+            comm.send(out.buf, n, MPI.DOUBLE, next(comm), 11);
+            r.waitFor();
+            double[] got = (double[]) in.contents();
+            for (int i = 0; i < n; i += 4099) Check.near(prev(comm) * 1e6 + i, got[i], 0, "element " + i);
+            Check.near(prev(comm) * 1e6 + n - 1, got[n - 1], 0, "last element");
+        }
+    }
+
+    /** A receive can be cancelled; the status says so. */
+    @RankTest
+    public void cancelReceive(Intracomm comm) {
+        int[] b = new int[1];
+        Request r = comm.iRecv(b, 1, MPI.INT, MPI.ANY_SOURCE, 999);
+        r.cancel();
+        Status s = r.waitStatus();
+        Check.isTrue(s.isCancelled(), "cancelled receive reports isCancelled");
+    }
+
+    /** A message longer than the receive buffer is an error (MPI_ERR_TRUNCATE), not a crash. */
+    @RankTest(minSize = 2)
+    public void truncation(Intracomm comm) {
+        if (comm.getRank() == 0) {
+            comm.send(new int[8], 8, MPI.INT, 1, 12);
+        } else if (comm.getRank() == 1) {
+            int[] small = new int[4];
+            Check.throwsMpi(MPI.ERR_TRUNCATE, () -> comm.recv(small, 4, MPI.INT, 0, 12));
+        }
+    }
+}

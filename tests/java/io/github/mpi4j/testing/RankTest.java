@@ -1,0 +1,17 @@
+package io.github.mpi4j.testing;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a method of a rank suite: {@code public void name(Intracomm comm)}, run by every rank of
+ * a job with the communicator under test (world, a duplicate, a reordered split...).
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface RankTest {
+    /** Smallest communicator size the test makes sense for. */
+    int minSize() default 1;
+}
