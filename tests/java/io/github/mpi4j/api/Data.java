@@ -84,6 +84,11 @@ public enum Data {
         }
     }
 
+    /** Element {@code i} as a long (exact for every integer kind; booleans 0/1). */
+    public long getLong(Object a, int i) {
+        return this == LONG ? ((long[]) a)[i] : (long) get(a, i);
+    }
+
     public int length(Object a) {
         return java.lang.reflect.Array.getLength(a);
     }

@@ -17,4 +17,9 @@ class MpiSuitesTest {
     Stream<DynamicNode> pointToPoint() {
         return run(P2pSuite.class);
     }
+
+    @TestFactory
+    Stream<DynamicNode> collectives() {
+        return run(CollectiveSuite.class);
+    }
 }

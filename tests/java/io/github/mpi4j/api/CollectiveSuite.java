@@ -1,0 +1,491 @@
+package io.github.mpi4j.api;
+
+import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.RankTest;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Op;
+import mpi.Request;
+import mpi.UserFunction;
+import mpi.User_function;
+
+/**
+ * Every collective, checked against sequential references computed from rank and size: all
+ * (op, datatype) pairs for the reductions, arrays and direct buffers, in-place forms, count 0,
+ * roots other than 0, uneven v-variants, non-blocking forms, and both API styles.
+ */
+public class CollectiveSuite {
+    private static final boolean[] KINDS = {Holder.ARRAY, Holder.DIRECT};
+
+    private static String what(String call, Op op, Data d, boolean direct, int n) {
+        return call + " " + op + " " + d + " " + Holder.kind(direct) + " n=" + n;
+    }
+
+    /** allReduce, reduce (root = last rank), iAllReduce and in-place allReduce for every (op, type). */
+    @RankTest
+    public void reductionsAllOpsAllTypes(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank(), root = size - 1;
+        for (Op op : Reference.OPS) {
+            for (Data d : Data.values()) {
+                if (!Reference.allowed(op, d)) continue;
+                int[] counts = op == MPI.SUM ? new int[] {0, 1, 7, 1000} : new int[] {7};
+                for (int n : counts) {
+                    Object expected = Reference.fold(op, d, n, 0, size - 1);
+                    for (boolean direct : KINDS) {
+                        Holder send = new Holder(d, direct, Reference.contribution(op, d, rank, n));
+                        Holder recv = new Holder(d, direct, d.newArray(n));
+                        comm.allReduce(send.buf, recv.buf, n, d.type, op);
+                        Check.arrays(expected, recv.contents(), what("allReduce", op, d, direct, n));
+
+                        Holder rr = new Holder(d, direct, d.newArray(n));
+                        comm.reduce(send.buf, rr.buf, n, d.type, op, root);
+                        if (rank == root) Check.arrays(expected, rr.contents(), what("reduce", op, d, direct, n));
+
+                        Holder nb = new Holder(d, direct, d.newArray(n));
+                        Request r = comm.iAllReduce(send.buf, nb.buf, n, d.type, op);
+                        r.waitFor();
+                        Check.arrays(expected, nb.contents(), what("iAllReduce", op, d, direct, n));
+
+                        Holder inPlace = new Holder(d, direct, Reference.contribution(op, d, rank, n));
+                        comm.allReduce(inPlace.buf, n, d.type, op);
+                        Check.arrays(expected, inPlace.contents(), what("allReduce in place", op, d, direct, n));
+                    }
+                }
+            }
+        }
+    }
+
+    /** scan and exScan (inclusive and exclusive prefix folds). */
+    @RankTest
+    public void scans(Intracomm comm) {
+        int rank = comm.getRank();
+        for (Op op : new Op[] {MPI.SUM, MPI.MAX, MPI.BXOR}) {
+            for (Data d : new Data[] {Data.INT, Data.LONG, Data.DOUBLE, Data.SHORT}) {
+                if (!Reference.allowed(op, d)) continue;
+                int n = 5;
+                for (boolean direct : KINDS) {
+                    Holder send = new Holder(d, direct, Reference.contribution(op, d, rank, n));
+                    Holder recv = new Holder(d, direct, d.newArray(n));
+                    comm.scan(send.buf, recv.buf, n, d.type, op);
+                    Check.arrays(Reference.fold(op, d, n, 0, rank), recv.contents(), what("scan", op, d, direct, n));
+                    Holder ex = new Holder(d, direct, d.newArray(n));
+                    comm.exScan(send.buf, ex.buf, n, d.type, op);
+                    if (rank > 0) {
+                        Check.arrays(Reference.fold(op, d, n, 0, rank - 1), ex.contents(),
+                                what("exScan", op, d, direct, n));
+                    }
+                    Holder nb = new Holder(d, direct, d.newArray(n));
+                    comm.iScan(send.buf, nb.buf, n, d.type, op).waitFor();
+                    Check.arrays(Reference.fold(op, d, n, 0, rank), nb.contents(), what("iScan", op, d, direct, n));
+                    Holder inPlace = new Holder(d, direct, Reference.contribution(op, d, rank, n));
+                    comm.scan(inPlace.buf, n, d.type, op);
+                    Check.arrays(Reference.fold(op, d, n, 0, rank), inPlace.contents(),
+                            what("scan in place", op, d, direct, n));
+                }
+            }
+        }
+    }
+
+    /** reduceScatterBlock and reduceScatter with uneven counts (some zero). */
+    @RankTest
+    public void reduceScatters(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        for (Data d : new Data[] {Data.INT, Data.DOUBLE, Data.BYTE}) {
+            Op op = MPI.SUM;
+            int block = 3;
+            int[] counts = new int[size];
+            int total = 0;
+            for (int i = 0; i < size; i++) {
+                counts[i] = (i * 2 + 1) % 4; // 1, 3, 1, 3 ... includes uneven sizes
+                total += counts[i];
+            }
+            int myStart = 0;
+            for (int i = 0; i < rank; i++) myStart += counts[i];
+            for (boolean direct : KINDS) {
+                Object full = Reference.fold(op, d, block * size, 0, size - 1);
+                Holder send = new Holder(d, direct, Reference.contribution(op, d, rank, block * size));
+                Holder recv = new Holder(d, direct, d.newArray(block));
+                comm.reduceScatterBlock(send.buf, recv.buf, block, d.type, op);
+                Check.arrays(Reference.slice(d, full, rank * block, block), recv.contents(),
+                        what("reduceScatterBlock", op, d, direct, block));
+
+                Object full2 = Reference.fold(op, d, total, 0, size - 1);
+                Holder send2 = new Holder(d, direct, Reference.contribution(op, d, rank, total));
+                Holder recv2 = new Holder(d, direct, d.newArray(counts[rank]));
+                comm.reduceScatter(send2.buf, recv2.buf, counts, d.type, op);
+                Check.arrays(Reference.slice(d, full2, myStart, counts[rank]), recv2.contents(),
+                        what("reduceScatter", op, d, direct, total));
+
+                Holder inPlace = new Holder(d, direct, Reference.contribution(op, d, rank, total));
+                comm.reduceScatter(inPlace.buf, counts, d.type, op);
+                Object got = Reference.slice(d, inPlace.contents(), 0, counts[rank]);
+                Check.arrays(Reference.slice(d, full2, myStart, counts[rank]), got,
+                        what("reduceScatter in place", op, d, direct, total));
+
+                Holder nb = new Holder(d, direct, d.newArray(block));
+                comm.iReduceScatterBlock(send.buf, nb.buf, block, d.type, op).waitFor();
+                Check.arrays(Reference.slice(d, full, rank * block, block), nb.contents(),
+                        what("iReduceScatterBlock", op, d, direct, block));
+            }
+        }
+    }
+
+    /** bcast of every kind from every root; count 0; non-blocking. */
+    @RankTest
+    public void bcastEveryRoot(Intracomm comm) {
+        int size = comm.getSize();
+        for (Data d : Data.values()) {
+            for (int root = 0; root < size; root++) {
+                for (boolean direct : KINDS) {
+                    for (int n : new int[] {0, 1, 11, 3000}) {
+                        Object expected = d.array(root, n);
+                        Holder h = new Holder(d, direct, comm.getRank() == root ? d.array(root, n) : d.newArray(n));
+                        comm.bcast(h.buf, n, d.type, root);
+                        Check.arrays(expected, h.contents(), "bcast " + d + " root " + root + " n=" + n);
+                    }
+                }
+                Holder h = new Holder(d, true, comm.getRank() == root ? d.array(root, 9) : d.newArray(9));
+                comm.iBcast(h.buf, 9, d.type, root).waitFor();
+                Check.arrays(d.array(root, 9), h.contents(), "iBcast " + d + " root " + root);
+            }
+        }
+    }
+
+    /** gather, scatter, allGather, allToAll (and non-blocking, in place) with ints and doubles. */
+    @RankTest
+    public void gatherScatterFamily(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int root = size > 1 ? 1 : 0;
+        for (Data d : new Data[] {Data.INT, Data.DOUBLE, Data.CHAR}) {
+            for (boolean direct : KINDS) {
+                int n = 4;
+                // gather: block r of the root's buffer is rank r's data
+                Object all = concatOfRanks(d, size, n);
+                Holder send = new Holder(d, direct, d.array(rank, n));
+                Holder recv = new Holder(d, direct, d.newArray(n * size));
+                comm.gather(send.buf, n, d.type, recv.buf, n, d.type, root);
+                if (rank == root) Check.arrays(all, recv.contents(), "gather " + d);
+                Holder ig = new Holder(d, direct, d.newArray(n * size));
+                comm.iGather(send.buf, n, d.type, ig.buf, n, d.type, root).waitFor();
+                if (rank == root) Check.arrays(all, ig.contents(), "iGather " + d);
+                // gather in place: the root's block is already in place
+                Object mine = rank == root ? placed(d, rank, n, size) : d.array(rank, n);
+                Holder gp = new Holder(d, direct, mine);
+                comm.gather(gp.buf, n, d.type, root);
+                if (rank == root) Check.arrays(all, gp.contents(), "gather in place " + d);
+
+                // scatter: rank r gets block r of the root's buffer
+                Holder src = new Holder(d, direct, rank == root ? all : d.newArray(n * size));
+                Holder part = new Holder(d, direct, d.newArray(n));
+                comm.scatter(src.buf, n, d.type, part.buf, n, d.type, root);
+                Check.arrays(d.array(rank, n), part.contents(), "scatter " + d);
+                Holder ip = new Holder(d, direct, d.newArray(n));
+                comm.iScatter(src.buf, n, d.type, ip.buf, n, d.type, root).waitFor();
+                Check.arrays(d.array(rank, n), ip.contents(), "iScatter " + d);
+                Holder sp = new Holder(d, direct, rank == root ? all : d.newArray(n));
+                comm.scatter(sp.buf, n, d.type, root);
+                Object got = rank == root ? Reference.slice(d, sp.contents(), root * n, n) : sp.contents();
+                Check.arrays(d.array(rank, n), got, "scatter in place " + d);
+
+                // allGather, in place, non-blocking
+                Holder ag = new Holder(d, direct, d.newArray(n * size));
+                comm.allGather(send.buf, n, d.type, ag.buf, n, d.type);
+                Check.arrays(all, ag.contents(), "allGather " + d);
+                Holder agp = new Holder(d, direct, placed(d, rank, n, size));
+                comm.allGather(agp.buf, n, d.type);
+                Check.arrays(all, agp.contents(), "allGather in place " + d);
+                Holder iag = new Holder(d, direct, d.newArray(n * size));
+                comm.iAllGather(send.buf, n, d.type, iag.buf, n, d.type).waitFor();
+                Check.arrays(all, iag.contents(), "iAllGather " + d);
+
+                // allToAll: block j sent by rank r is value(r*size + j, i)
+                Object out = d.newArray(n * size);
+                for (int j = 0; j < size; j++) System.arraycopy(d.array(rank * size + j, n), 0, out, j * n, n);
+                Object expected = d.newArray(n * size);
+                for (int r = 0; r < size; r++) System.arraycopy(d.array(r * size + rank, n), 0, expected, r * n, n);
+                Holder a2aS = new Holder(d, direct, out);
+                Holder a2aR = new Holder(d, direct, d.newArray(n * size));
+                comm.allToAll(a2aS.buf, n, d.type, a2aR.buf, n, d.type);
+                Check.arrays(expected, a2aR.contents(), "allToAll " + d);
+                Holder ia2a = new Holder(d, direct, d.newArray(n * size));
+                comm.iAllToAll(a2aS.buf, n, d.type, ia2a.buf, n, d.type).waitFor();
+                Check.arrays(expected, ia2a.contents(), "iAllToAll " + d);
+            }
+        }
+    }
+
+    /** All ranks' blocks of {@code n} values, in rank order. */
+    private static Object concatOfRanks(Data d, int size, int n) {
+        Object all = d.newArray(n * size);
+        for (int r = 0; r < size; r++) System.arraycopy(d.array(r, n), 0, all, r * n, n);
+        return all;
+    }
+
+    /** A buffer of size*n values with only this rank's block filled (for in-place gathers). */
+    private static Object placed(Data d, int rank, int n, int size) {
+        Object a = d.newArray(n * size);
+        System.arraycopy(d.array(rank, n), 0, a, rank * n, n);
+        return a;
+    }
+
+    /** The v-variants with uneven counts (including zero) and displacements with gaps. */
+    @RankTest
+    public void vVariants(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int root = size - 1;
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int end = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = (r % 3 == 2) ? 0 : r + 1;
+            displs[r] = end + 1; // one-element gap before each block
+            end = displs[r] + counts[r];
+        }
+        for (Data d : new Data[] {Data.LONG, Data.FLOAT}) {
+            for (boolean direct : KINDS) {
+                Object expected = d.newArray(end);
+                for (int r = 0; r < size; r++) System.arraycopy(d.array(r, counts[r]), 0, expected, displs[r], counts[r]);
+                Holder send = new Holder(d, direct, d.array(rank, counts[rank]));
+
+                Holder g = new Holder(d, direct, d.newArray(end));
+                if (rank == root) comm.gatherv(send.buf, counts[rank], d.type, g.buf, counts, displs, d.type, root);
+                else comm.gatherv(send.buf, counts[rank], d.type, root);
+                if (rank == root) Check.arrays(expected, g.contents(), "gatherv " + d);
+
+                Holder ig = new Holder(d, direct, d.newArray(end));
+                comm.iGatherv(send.buf, counts[rank], d.type, ig.buf, counts, displs, d.type, root).waitFor();
+                if (rank == root) Check.arrays(expected, ig.contents(), "iGatherv " + d);
+
+                Holder ag = new Holder(d, direct, d.newArray(end));
+                comm.allGatherv(send.buf, counts[rank], d.type, ag.buf, counts, displs, d.type);
+                Check.arrays(expected, ag.contents(), "allGatherv " + d);
+
+                Object placed = d.newArray(end);
+                System.arraycopy(d.array(rank, counts[rank]), 0, placed, displs[rank], counts[rank]);
+                Holder agp = new Holder(d, direct, placed);
+                comm.allGatherv(agp.buf, counts, displs, d.type);
+                Check.arrays(expected, agp.contents(), "allGatherv in place " + d);
+
+                Holder src = new Holder(d, direct, rank == root ? expected : d.newArray(1));
+                Holder part = new Holder(d, direct, d.newArray(counts[rank]));
+                if (rank == root) comm.scatterv(src.buf, counts, displs, d.type, part.buf, counts[rank], d.type, root);
+                else comm.scatterv(part.buf, counts[rank], d.type, root);
+                Check.arrays(d.array(rank, counts[rank]), part.contents(), "scatterv " + d);
+
+                // allToAllv: rank r sends (r + j) % 3 items to rank j
+                int[] sc = new int[size], sd = new int[size], rc = new int[size], rd = new int[size];
+                int sEnd = 0, rEnd = 0;
+                for (int j = 0; j < size; j++) {
+                    sc[j] = (rank + j) % 3;
+                    sd[j] = sEnd;
+                    sEnd += sc[j];
+                    rc[j] = (j + rank) % 3;
+                    rd[j] = rEnd + 2;
+                    rEnd = rd[j] + rc[j];
+                }
+                Object sendData = d.newArray(sEnd);
+                for (int j = 0; j < size; j++) {
+                    System.arraycopy(d.array(rank * 100 + j, sc[j]), 0, sendData, sd[j], sc[j]);
+                }
+                Object exp = d.newArray(rEnd);
+                for (int j = 0; j < size; j++) System.arraycopy(d.array(j * 100 + rank, rc[j]), 0, exp, rd[j], rc[j]);
+                Holder a2s = new Holder(d, direct, sendData);
+                Holder a2r = new Holder(d, direct, d.newArray(rEnd));
+                comm.allToAllv(a2s.buf, sc, sd, d.type, a2r.buf, rc, rd, d.type);
+                Check.arrays(exp, a2r.contents(), "allToAllv " + d);
+                Holder ia2r = new Holder(d, direct, d.newArray(rEnd));
+                comm.iAllToAllv(a2s.buf, sc, sd, d.type, ia2r.buf, rc, rd, d.type).waitFor();
+                Check.arrays(exp, ia2r.contents(), "iAllToAllv " + d);
+            }
+        }
+    }
+
+    /** MINLOC/MAXLOC over every pair type: same-type pairs in arrays, C structs in direct buffers. */
+    @RankTest
+    public void minlocMaxloc(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int n = 6;
+        // value of rank r at item i; ties are frequent so the smaller-index rule is exercised
+        java.util.function.IntBinaryOperator value = (r, i) -> ((r * 5 + i * 3) % 4) - 1;
+        int[] minV = new int[n], minI = new int[n], maxV = new int[n], maxI = new int[n];
+        for (int i = 0; i < n; i++) {
+            minV[i] = Integer.MAX_VALUE;
+            maxV[i] = Integer.MIN_VALUE;
+            for (int r = 0; r < size; r++) {
+                int v = value.applyAsInt(r, i);
+                if (v < minV[i]) { minV[i] = v; minI[i] = r; }
+                if (v > maxV[i]) { maxV[i] = v; maxI[i] = r; }
+            }
+        }
+        Datatype[] pairTypes = {MPI.INT2, MPI.SHORT2, MPI.LONG2, MPI.FLOAT2, MPI.DOUBLE2};
+        Data[] pairData = {Data.INT, Data.SHORT, Data.LONG, Data.FLOAT, Data.DOUBLE};
+        for (int t = 0; t < pairTypes.length; t++) {
+            Data d = pairData[t];
+            for (boolean direct : KINDS) {
+                Object in = d.newArray(2 * n);
+                for (int i = 0; i < n; i++) {
+                    d.set(in, 2 * i, value.applyAsInt(rank, i));
+                    d.set(in, 2 * i + 1, rank);
+                }
+                for (boolean min : new boolean[] {true, false}) {
+                    Holder s = new Holder(d, direct, in);
+                    Holder r = new Holder(d, direct, d.newArray(2 * n));
+                    comm.allReduce(s.buf, r.buf, n, pairTypes[t], min ? MPI.MINLOC : MPI.MAXLOC);
+                    Object got = r.contents();
+                    for (int i = 0; i < n; i++) {
+                        String w = pairTypes[t] + (min ? " MINLOC" : " MAXLOC") + " item " + i + " " + Holder.kind(direct);
+                        Check.equal(min ? minV[i] : maxV[i], (long) d.get(got, 2 * i), w + " value");
+                        Check.equal(min ? minI[i] : maxI[i], (long) d.get(got, 2 * i + 1), w + " index");
+                    }
+                }
+            }
+        }
+        // C structs {value; int} with C alignment, in direct ByteBuffers.
+        checkValueInt(comm, MPI.DOUBLE_INT, 16, n, value, minV, minI, 'd');
+        checkValueInt(comm, MPI.FLOAT_INT, 8, n, value, minV, minI, 'f');
+        checkValueInt(comm, MPI.LONG_INT, 16, n, value, minV, minI, 'l');
+        checkValueInt(comm, MPI.SHORT_INT, 8, n, value, minV, minI, 's');
+    }
+
+    private static void checkValueInt(Intracomm comm, Datatype type, int extent, int n,
+                                      java.util.function.IntBinaryOperator value, int[] minV, int[] minI, char k) {
+        int rank = comm.getRank();
+        int idxOff = k == 'd' || k == 'l' ? 8 : 4;
+        ByteBuffer s = ByteBuffer.allocateDirect(extent * n).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < n; i++) {
+            int v = value.applyAsInt(rank, i);
+            int at = i * extent;
+            if (k == 'd') s.putDouble(at, v);
+            else if (k == 'f') s.putFloat(at, v);
+            else if (k == 'l') s.putLong(at, v);
+            else s.putShort(at, (short) v);
+            s.putInt(at + idxOff, rank);
+        }
+        ByteBuffer r = ByteBuffer.allocateDirect(extent * n).order(ByteOrder.nativeOrder());
+        comm.allReduce(s, r, n, type, MPI.MINLOC);
+        for (int i = 0; i < n; i++) {
+            int at = i * extent;
+            double v = k == 'd' ? r.getDouble(at) : k == 'f' ? r.getFloat(at) : k == 'l' ? r.getLong(at) : r.getShort(at);
+            Check.equal(minV[i], (long) v, type + " MINLOC value " + i);
+            Check.equal(minI[i], r.getInt(at + idxOff), type + " MINLOC index " + i);
+        }
+    }
+
+    /**
+     * A user op that is associative but not commutative: composition of affine maps
+     * x -> a*x + b stored as (a, b) pairs; (p op q) = q after p. Results must follow rank order.
+     * Both the Open MPI and the mpiJava style of user function.
+     */
+    @RankTest
+    public void userOps(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int n = 5;
+        Op openMpiStyle = new Op(new UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) {
+                compose((int[]) in, 0, (int[]) inOut, 0, count);
+            }
+        }, false);
+        Op mpiJavaStyle = new Op(new User_function() {
+            @Override
+            public void Call(Object in, int inOff, Object inOut, int inOutOff, int count, Datatype type) {
+                compose((int[]) in, inOff, (int[]) inOut, inOutOff, count);
+            }
+        }, false);
+        int[] expected;
+        int[] acc = affine(0, n);
+        for (int r = 1; r < size; r++) {
+            int[] next = affine(r, n);
+            compose(acc, 0, next, 0, 2 * n);
+            acc = next;
+        }
+        expected = acc;
+        int[] mine = affine(rank, n);
+        for (Op op : new Op[] {openMpiStyle, mpiJavaStyle}) {
+            int[] out = new int[2 * n];
+            comm.allReduce(mine, out, 2 * n, MPI.INT, op);
+            Check.arrays(expected, out, "user op allReduce");
+            IntBuffer ib = MPI.newIntBuffer(2 * n);
+            IntBuffer src = MPI.newIntBuffer(2 * n).put(mine);
+            comm.reduce(src, ib, 2 * n, MPI.INT, op, 0);
+            if (rank == 0) {
+                int[] got = new int[2 * n];
+                ib.get(0, got);
+                Check.arrays(expected, got, "user op reduce, direct buffers");
+            }
+        }
+    }
+
+    /** Rank r's maps: item i is x -> (r + 2) * x + (10 r + i). */
+    private static int[] affine(int rank, int n) {
+        int[] a = new int[2 * n];
+        for (int i = 0; i < n; i++) {
+            a[2 * i] = rank + 2;
+            a[2 * i + 1] = 10 * rank + i;
+        }
+        return a;
+    }
+
+    /** inout = inout after in, pairwise: (a2*a1, a2*b1 + b2). */
+    private static void compose(int[] in, int inOff, int[] inOut, int outOff, int ints) {
+        for (int k = 0; k + 1 < ints; k += 2) {
+            int a1 = in[inOff + k], b1 = in[inOff + k + 1];
+            int a2 = inOut[outOff + k], b2 = inOut[outOff + k + 1];
+            inOut[outOff + k] = a2 * a1;
+            inOut[outOff + k + 1] = a2 * b1 + b2;
+        }
+    }
+
+    /** mpiJava 1.2 names with offsets. */
+    @RankTest
+    public void mpiJavaCollectives(Intracomm comm) {
+        int size = comm.Size(), rank = comm.Rank();
+        double[] b = new double[6];
+        if (rank == 0) for (int i = 0; i < 3; i++) b[2 + i] = 1.5 * i;
+        comm.Bcast(b, 2, 3, MPI.DOUBLE, 0);
+        Check.arrays(new double[] {0, 0, 0, 1.5, 3.0, 0}, b, "Bcast with offset");
+        int[] s = {0, rank + 1, 2 * rank};
+        int[] r = new int[4];
+        comm.Allreduce(s, 1, r, 2, 2, MPI.INT, MPI.SUM);
+        Check.equal(size * (size + 1) / 2, r[2], "Allreduce offset [2]");
+        Check.equal((long) size * (size - 1), r[3], "Allreduce offset [3]");
+        int[] g = new int[size + 1];
+        comm.Allgather(s, 1, 1, MPI.INT, g, 1, 1, MPI.INT);
+        for (int i = 0; i < size; i++) Check.equal(i + 1, g[i + 1], "Allgather offset");
+        int[] red = new int[1];
+        comm.Reduce(s, 1, red, 0, 1, MPI.INT, MPI.MAX, 0);
+        if (rank == 0) Check.equal(size, red[0], "Reduce MAX");
+        comm.Barrier();
+        int[] sc = new int[1];
+        comm.Scan(s, 1, sc, 0, 1, MPI.INT, MPI.SUM);
+        Check.equal((rank + 1) * (rank + 2) / 2, sc[0], "Scan");
+        Object[] objs = {"r" + rank};
+        Object[] all = new Object[size];
+        comm.Allgather(objs, 0, 1, MPI.OBJECT, all, 0, 1, MPI.OBJECT);
+        for (int i = 0; i < size; i++) Check.equal("r" + i, all[i], "Allgather of objects");
+        Object[] gathered = new Object[size];
+        comm.Gather(objs, 0, 1, MPI.OBJECT, gathered, 0, 1, MPI.OBJECT, size - 1);
+        if (rank == size - 1) for (int i = 0; i < size; i++) Check.equal("r" + i, gathered[i], "Gather of objects");
+    }
+
+    /** Non-blocking collectives overlapping each other, completed together. */
+    @RankTest
+    public void nonBlockingTogether(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        DoubleBuffer a = MPI.newDoubleBuffer(3);
+        DoubleBuffer sum = MPI.newDoubleBuffer(3);
+        a.put(0, rank).put(1, 1).put(2, -rank);
+        int[] bc = new int[2];
+        if (rank == 0) { bc[0] = 17; bc[1] = 19; }
+        Request[] rs = {comm.iAllReduce(a, sum, 3, MPI.DOUBLE, MPI.SUM), comm.iBcast(bc, 2, MPI.INT, 0), comm.iBarrier()};
+        Request.waitAll(rs);
+        Check.near(size * (size - 1) / 2.0, sum.get(0), 0, "iAllReduce [0]");
+        Check.near(size, sum.get(1), 0, "iAllReduce [1]");
+        Check.arrays(new int[] {17, 19}, bc, "iBcast");
+    }
+}
