@@ -14,6 +14,8 @@ public final class Datatype implements Freeable, Cloneable {
     final TypeDesc desc;
     private String name;
     private boolean freed;
+    /** True for the constants of {@link MPI}, which cannot be freed; false for duplicates and derived types. */
+    private boolean constant;
 
     Datatype(TypeDesc desc) {
         this.desc = desc;
@@ -61,7 +63,7 @@ public final class Datatype implements Freeable, Cloneable {
 
     @Override
     public void free() {
-        if (desc.isPredefined()) {
+        if (constant) {
             throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: predefined datatype " + name + " cannot be freed");
         }
         freed = true;
@@ -73,7 +75,9 @@ public final class Datatype implements Freeable, Cloneable {
 
     public Datatype dup() {
         desc("dup", "datatype");
-        return new Datatype(desc);
+        Datatype copy = new Datatype(desc);
+        copy.name = name;
+        return copy;
     }
 
     public String getName() {
@@ -82,6 +86,12 @@ public final class Datatype implements Freeable, Cloneable {
 
     public void setName(String name) {
         this.name = name;
+    }
+
+    /** Marks one of MPI's predefined constants. */
+    Datatype asConstant() {
+        constant = true;
+        return this;
     }
 
     @Override

@@ -197,7 +197,7 @@ public final class MPI {
     public static final Intracomm COMM_SELF = new Intracomm(SESSION, null, "MPI.COMM_SELF");
 
     private static Datatype type(TypeDesc d) {
-        return new Datatype(d);
+        return new Datatype(d).asConstant();
     }
 
     private static Op op(String name, OpCode code) {

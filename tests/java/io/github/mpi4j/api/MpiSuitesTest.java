@@ -22,4 +22,14 @@ class MpiSuitesTest {
     Stream<DynamicNode> collectives() {
         return run(CollectiveSuite.class);
     }
+
+    @TestFactory
+    Stream<DynamicNode> communicators() {
+        return run(CommSuite.class);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> errors() {
+        return run(ErrorSuite.class);
+    }
 }
