@@ -232,6 +232,7 @@ public final class MPI {
         SESSION.start(backend);
         COMM_WORLD.impl = backend.world();
         COMM_SELF.impl = backend.self();
+        io.github.mpi4j.Mpi4j.chosen(backend);
         return backend.threadLevel();
     }
 

@@ -82,8 +82,14 @@ public final class Jobs {
 
     /** The mpirun command line for {@code np} ranks running {@code javaArgs}. */
     public static List<String> mpirun(int np, List<String> javaArgs) {
+        return mpirun(np, javaArgs, true);
+    }
+
+    /** Like {@link #mpirun(int, List)}; {@code tagOutput} prefixes each line with its rank. */
+    public static List<String> mpirun(int np, List<String> javaArgs, boolean tagOutput) {
         List<String> cmd = new ArrayList<>(Arrays.asList("mpirun", "-np", Integer.toString(np), "--oversubscribe",
-                "--bind-to", "none", "--tag-output"));
+                "--bind-to", "none"));
+        if (tagOutput) cmd.add("--tag-output");
         if (isRoot()) cmd.add("--allow-run-as-root");
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions());
@@ -107,7 +113,6 @@ public final class Jobs {
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.directory(new File(basedir()));
-        pb.environment().put("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         if (env != null) pb.environment().putAll(env);
         Path log = Files.createTempFile("mpi4j-job", ".log");

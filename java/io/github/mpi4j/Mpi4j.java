@@ -1,0 +1,51 @@
+package io.github.mpi4j;
+
+import io.github.mpi4j.nativeload.Capabilities;
+import io.github.mpi4j.spi.Backend;
+import java.util.Map;
+
+/**
+ * What mpi4j is running on: the backend {@code MPI.Init} chose and why, and what this JVM can
+ * use. {@code java -cp mpi4j.jar io.github.mpi4j.Mpi4j} prints the capabilities; setting
+ * {@code MPI4J_VERBOSE=1} (or {@code -Dmpi4j.verbose=true}) makes rank 0 print the choice at
+ * {@code MPI.Init}.
+ */
+public final class Mpi4j {
+    private Mpi4j() {
+    }
+
+    private static volatile Backend current;
+
+    /** Called by MPI.Init. */
+    public static void chosen(Backend backend) {
+        current = backend;
+        boolean verbose = Boolean.getBoolean("mpi4j.verbose") || "1".equals(System.getenv("MPI4J_VERBOSE"));
+        if (verbose && backend.world().rank() == 0) {
+            System.err.println("mpi4j: backend " + backend.name() + " (" + backend.reason() + ")");
+        }
+    }
+
+    /** "mpi" or "fabric"; null before MPI.Init. */
+    public static String backendName() {
+        Backend b = current;
+        return b == null ? null : b.name();
+    }
+
+    /** Why that backend was chosen; null before MPI.Init. */
+    public static String backendReason() {
+        Backend b = current;
+        return b == null ? null : b.reason();
+    }
+
+    public static void main(String[] args) {
+        System.out.println("mpi4j " + version());
+        for (Map.Entry<String, String> e : Capabilities.report().entrySet()) {
+            System.out.println("  " + e.getKey() + ": " + e.getValue());
+        }
+    }
+
+    public static String version() {
+        String v = Mpi4j.class.getPackage().getImplementationVersion();
+        return v == null ? "(development build)" : v;
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.mpi4j.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.mpi4j.testing.Jobs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Whole programs under the system mpirun: the examples (compiled here with javac against the
+ * built classes, as users compile against the jar) and the Init/Finalize lifecycle checks.
+ */
+class ProgramsUnderMpirunTest {
+    @TempDir
+    static Path examples;
+
+    @BeforeAll
+    static void compileExamples() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
+                "-cp", Jobs.classpath(), "-d", examples.toString()));
+        try (var files = Files.list(Path.of(Jobs.basedir(), "examples"))) {
+            files.filter(p -> p.toString().endsWith(".java")).forEach(p -> cmd.add(p.toString()));
+        }
+        Jobs.Result r = Jobs.run(cmd, null, 120);
+        assertEquals(0, r.exitCode, "examples must compile unchanged against mpi4j\n" + r);
+    }
+
+    private static Jobs.Result mpirun(int np, String... javaArgs) throws Exception {
+        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH: install Open MPI to run this test");
+        List<String> args = new ArrayList<>(List.of("-cp", Jobs.classpath() + ":" + examples));
+        args.addAll(List.of(javaArgs));
+        return Jobs.run(Jobs.mpirun(np, args, false), null, 120);
+    }
+
+    private static int count(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void hello(int np) throws Exception {
+        Jobs.Result r = mpirun(np, "Hello");
+        assertEquals(0, r.exitCode, r.toString());
+        for (int rank = 0; rank < np; rank++) {
+            assertEquals(1, count(r.output, "Hello from rank " + rank + " of " + np + "\\b"), r.toString());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void ring(int np) throws Exception {
+        Jobs.Result r = mpirun(np, "Ring");
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(np, count(r.output, "Rank \\d+ is done"), r.toString());
+        assertEquals(10, count(r.output, "decremented the token"), r.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void pi(int np) throws Exception {
+        Jobs.Result r = mpirun(np, "Pi", "200000");
+        assertEquals(0, r.exitCode, r.toString());
+        Matcher m = Pattern.compile("pi ~ (\\d\\.\\d+) from (\\d+) darts on (\\d+) ranks").matcher(r.output);
+        assertTrue(m.find(), r.toString());
+        assertEquals(200000L * np, Long.parseLong(m.group(2)));
+        assertEquals(np, Integer.parseInt(m.group(3)));
+        assertEquals(Math.PI, Double.parseDouble(m.group(1)), 0.02);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void mpiJavaStyleProgram(int np) throws Exception {
+        Jobs.Result r = mpirun(np, "PingPongObjects");
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(1, count(r.output, "objects ok"), r.toString());
+    }
+
+    @Test
+    void lifecycle() throws Exception {
+        Jobs.Result r = mpirun(2, LifecycleProgram.class.getName());
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(2, count(r.output, "LIFECYCLE OK \\d 2 mpi"), r.toString());
+    }
+}
