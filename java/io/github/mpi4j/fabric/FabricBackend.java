@@ -1,22 +1,276 @@
 package io.github.mpi4j.fabric;
 
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.fabric.bootstrap.Bootstrap;
+import io.github.mpi4j.fabric.bootstrap.JobInfo;
+import io.github.mpi4j.fabric.transport.LocalHub;
+import io.github.mpi4j.fabric.transport.Transport;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import mpi.MPI;
 import mpi.MPIException;
 
-/** The pure-Java fabric. (Placeholder until the fabric lands.) */
-public final class FabricBackend {
-    private FabricBackend() {
+/**
+ * mpi4j's own MPI engine in pure Java: shared memory inside a node, TCP across nodes, in-process
+ * queues for ranks that are threads of one JVM. Used when no MPI launcher started the program:
+ * under {@code mpi4jrun}, torchrun-style variables or SLURM, or as a world of one process.
+ */
+public final class FabricBackend implements Backend {
+    static final OpDesc MAX = new OpDesc("MPI.MAX", OpCode.MAX, null, true);
+
+    final Engine engine;
+    private final JobInfo job;
+    private final String reason;
+    private final int threadLevel;
+    private final int[] nodeOfWorld;
+    private final Thread initThread = Thread.currentThread();
+    private final long startNanos = System.nanoTime();
+    private final FabricComm world;
+    private final FabricComm self;
+    private final Runnable onFinish;
+    private int nextContextId = 2; // 0: world, 1: self
+    private ByteBuffer attached;
+    private final List<Object[]> bsends = new ArrayList<>();
+    private long bsendBytes;
+
+    FabricBackend(JobInfo job, Transport[] transports, int[] nodeOfWorld, int required, String reason,
+                  Runnable onFinish) {
+        this.job = job;
+        this.reason = reason;
+        this.threadLevel = required;
+        this.nodeOfWorld = nodeOfWorld;
+        this.onFinish = onFinish;
+        this.engine = new Engine(job.rank, transports, job.timeoutSeconds);
+        int[] all = new int[job.size];
+        for (int i = 0; i < all.length; i++) all[i] = i;
+        this.world = new FabricComm(this, all, 0);
+        this.self = new FabricComm(this, new int[] {job.rank}, 1);
     }
 
     /** Whether the environment describes a fabric job (our launcher, torchrun-style or SLURM). */
     public static boolean isLaunched(Map<String, String> env) {
-        return env.containsKey("MPI4J_RANK") || env.containsKey("RANK") || env.containsKey("SLURM_PROCID");
+        return Bootstrap.isLaunched(env);
     }
 
-    /** Creates the fabric backend; {@code reason} is null when the environment decides. */
+    /** Starts the fabric for this process; {@code reason} is null when the environment decides. */
     public static Backend create(int requiredThreadLevel, Map<String, String> env, String reason) {
-        throw MPIException.of(MPI.ERR_OTHER, "the fabric backend is not built yet");
+        JobInfo job = Bootstrap.detect(env);
+        String why = reason != null ? reason : "no MPI launcher; " + job.source;
+        if (job.size == 1) {
+            Transport[] t = {new LocalHub(1).endpoint(0)};
+            return new FabricBackend(job, t, new int[] {0}, requiredThreadLevel, why, null);
+        }
+        return FabricConnector.connect(job, requiredThreadLevel, why);
+    }
+
+    /**
+     * A world of {@code n} ranks that are threads of this JVM (tier-1 tests): one backend per
+     * rank, connected by in-process queues. Start each rank's code in its own thread.
+     */
+    public static Backend[] threads(int n) {
+        return threads(n, 120);
+    }
+
+    public static Backend[] threads(int n, double timeoutSeconds) {
+        LocalHub hub = new LocalHub(n);
+        Backend[] out = new Backend[n];
+        for (int r = 0; r < n; r++) {
+            Transport[] t = new Transport[n];
+            Transport mine = hub.endpoint(r);
+            for (int p = 0; p < n; p++) t[p] = mine;
+            JobInfo job = new JobInfo(r, n, r, n, "threads", null, null, "ranks as threads", timeoutSeconds);
+            out[r] = new FabricBackend(job, t, new int[n], MPI.THREAD_MULTIPLE, "ranks as threads of one JVM", null);
+        }
+        return out;
+    }
+
+    /**
+     * Fails every pending and later operation of this rank with {@code why} (a peer died, or a
+     * test harness ending a threads world after one rank failed).
+     */
+    public void fail(String why) {
+        engine.onPeerLost(-1, why);
+    }
+
+    int nodeOfWorld(int worldRank) {
+        return nodeOfWorld[worldRank];
+    }
+
+    synchronized int nextContextId() {
+        return nextContextId;
+    }
+
+    synchronized void contextIdUsed(int id) {
+        nextContextId = Math.max(nextContextId, id + 1);
+    }
+
+    JobInfo job() {
+        return job;
+    }
+
+    // ---- buffered sends: copied out of the user's buffer, accounted against the attached one ----
+
+    synchronized Engine.Op bufferedSend(FabricComm comm, int ctx, int dest, int tag, Buf buf, long len) {
+        reapBufferedSends();
+        if (attached == null) {
+            throw MPIException.of(MPI.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer)");
+        }
+        long need = len + MPI.BSEND_OVERHEAD;
+        if (bsendBytes + need > attached.capacity()) {
+            throw MPIException.of(MPI.ERR_BUFFER, "bSend: message of " + len + " bytes does not fit in the attached "
+                    + "buffer (" + attached.capacity() + " bytes, " + bsendBytes + " in use)");
+        }
+        Buf copy = BufAccess.allocate(BaseKind.BYTE, len, false);
+        BufAccess.copy(buf, 0, copy, 0, len);
+        Engine.Op op = engine.isend(ctx, dest, tag, copy, 0, len, false);
+        bsends.add(new Object[] {op, need});
+        bsendBytes += need;
+        Engine.SendOp done = new Engine.SendOp(dest, copy, 0, len, false);
+        done.source = engine.me;
+        done.tag = tag;
+        done.bytes = len;
+        done.done = true;
+        return done;
+    }
+
+    private void reapBufferedSends() {
+        for (Iterator<Object[]> it = bsends.iterator(); it.hasNext(); ) {
+            Object[] b = it.next();
+            if (((Engine.Op) b[0]).done) {
+                bsendBytes -= (Long) b[1];
+                it.remove();
+            }
+        }
+    }
+
+    private void flushBufferedSends() {
+        List<Object[]> pending;
+        synchronized (this) {
+            pending = new ArrayList<>(bsends);
+        }
+        for (Object[] b : pending) engine.waitFor((Engine.Op) b[0], "buffered send");
+        synchronized (this) {
+            reapBufferedSends();
+        }
+    }
+
+    // ---- Backend -------------------------------------------------------------------------------
+
+    @Override
+    public String name() {
+        return "fabric";
+    }
+
+    @Override
+    public String reason() {
+        return reason;
+    }
+
+    @Override
+    public int threadLevel() {
+        return threadLevel;
+    }
+
+    @Override
+    public boolean isThreadMain() {
+        return Thread.currentThread() == initThread;
+    }
+
+    @Override
+    public BackendComm world() {
+        return world;
+    }
+
+    @Override
+    public BackendComm self() {
+        return self;
+    }
+
+    @Override
+    public double wtime() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    @Override
+    public double wtick() {
+        return 1e-9;
+    }
+
+    @Override
+    public String processorName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "localhost";
+        }
+    }
+
+    @Override
+    public int[] version() {
+        return new int[] {3, 1};
+    }
+
+    @Override
+    public String libVersion() {
+        return "mpi4j fabric " + io.github.mpi4j.Mpi4j.version() + " (pure Java: shared memory, TCP)";
+    }
+
+    @Override
+    public String errorString(int errorCode) {
+        return "MPI error class " + errorCode;
+    }
+
+    @Override
+    public int errorClass(int errorCode) {
+        return errorCode;
+    }
+
+    @Override
+    public void abort(BackendComm comm, int code) {
+        System.out.flush();
+        System.err.println("mpi4j: rank " + job.rank + " called abort(" + code + ")");
+        System.err.flush();
+        if (job.rendezvous == null && job.size > 1) {
+            // Ranks are threads of one JVM (tests): end this rank only.
+            throw MPIException.of(MPI.ERR_OTHER, "abort(" + code + ") called");
+        }
+        Runtime.getRuntime().halt(code == 0 ? 1 : code);
+    }
+
+    @Override
+    public void finish() {
+        flushBufferedSends();
+        world.barrier();
+        world.free();
+        self.free();
+        engine.close();
+        if (onFinish != null) onFinish.run();
+    }
+
+    @Override
+    public synchronized void attachBuffer(ByteBuffer buffer) {
+        if (attached != null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
+        attached = buffer;
+    }
+
+    @Override
+    public ByteBuffer detachBuffer() {
+        flushBufferedSends();
+        synchronized (this) {
+            if (attached == null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
+            ByteBuffer b = attached;
+            attached = null;
+            return b;
+        }
     }
 }

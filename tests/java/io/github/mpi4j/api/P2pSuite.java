@@ -46,7 +46,7 @@ public class P2pSuite {
     }
 
     /** The four send modes between ranks 0 and 1. */
-    @RankTest(minSize = 2)
+    @RankTest(minSize = 2, processOnly = true)
     public void sendModes(Intracomm comm) {
         int rank = comm.getRank();
         int[] buf = new int[64];

@@ -32,7 +32,7 @@ public final class Jobs {
         public final String output;
         public final List<String> command;
 
-        Result(int exitCode, boolean timedOut, String output, List<String> command) {
+        public Result(int exitCode, boolean timedOut, String output, List<String> command) {
             this.exitCode = exitCode;
             this.timedOut = timedOut;
             this.output = output;

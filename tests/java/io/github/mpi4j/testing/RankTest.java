@@ -14,4 +14,7 @@ import java.lang.annotation.Target;
 public @interface RankTest {
     /** Smallest communicator size the test makes sense for. */
     int minSize() default 1;
+
+    /** Needs process-wide MPI state (MPI.attachBuffer...): skipped when ranks are threads. */
+    boolean processOnly() default false;
 }

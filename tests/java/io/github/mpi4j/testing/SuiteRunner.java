@@ -56,6 +56,21 @@ public final class SuiteRunner {
         return toTests(suite, result, np);
     }
 
+    /** Dynamic tests for {@code suite} with ranks as threads of this JVM (fabric tier 1). */
+    public static Stream<DynamicNode> threads(Class<?> suite, int... sizes) {
+        List<DynamicNode> nodes = new ArrayList<>();
+        for (int n : sizes) {
+            Jobs.Result result;
+            try {
+                result = ThreadWorld.run(suite, n, 120);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            nodes.add(DynamicContainer.dynamicContainer("threads=" + n, toTests(suite, result, n)));
+        }
+        return nodes.stream();
+    }
+
     /** Turns the result lines of all ranks into one dynamic test per (method, variant). */
     static Stream<DynamicNode> toTests(Class<?> suite, Jobs.Result result, int np) {
         Map<String, List<String>> outcomes = new LinkedHashMap<>();

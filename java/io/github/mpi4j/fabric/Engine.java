@@ -1,0 +1,530 @@
+package io.github.mpi4j.fabric;
+
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.fabric.transport.FrameSink;
+import io.github.mpi4j.fabric.transport.Header;
+import io.github.mpi4j.fabric.transport.OutFrame;
+import io.github.mpi4j.fabric.transport.Transport;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.StatusData;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * The fabric's point-to-point engine for one rank: MPI matching (context, source, tag, with
+ * wildcards; posted-receive and unexpected-message queues kept in arrival order, so messages
+ * between a pair never overtake each other) over the transports, with two protocols:
+ *
+ * <ul>
+ *   <li>eager: small messages travel in one frame ({@link #EAGER}); a synchronous send asks for
+ *       an {@link #ACK} once matched;</li>
+ *   <li>rendezvous: larger ones announce themselves ({@link #RTS}); once matched the receiver
+ *       answers {@link #CTS} and the sender streams {@link #DATA} frames straight into the
+ *       receive buffer, so an unexpected large message costs no buffering.</li>
+ * </ul>
+ *
+ * <p>Progress is made by whichever thread waits: {@link #progress()} writes queued frames and
+ * polls the transports under one lock. Every wait has a deadline, and a lost peer fails every
+ * wait from then on with an exception naming it.
+ */
+final class Engine implements FrameSink {
+    static final int EAGER = 1, RTS = 2, CTS = 3, DATA = 4, ACK = 5;
+    static final int FLAG_SYNC = 1;
+
+    /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
+    abstract static class Op {
+        volatile boolean done;
+        MPIException error;
+        int source;
+        int tag;
+        long bytes;
+        boolean cancelled;
+
+        void fill(StatusData s) {
+            if (s != null) s.set(source, tag, 0, cancelled, bytes);
+        }
+    }
+
+    static final class SendOp extends Op {
+        final int dest;
+        final Buf buf;
+        final long off;
+        final long len;
+        final boolean sync;
+        long id;
+
+        SendOp(int dest, Buf buf, long off, long len, boolean sync) {
+            this.dest = dest;
+            this.buf = buf;
+            this.off = off;
+            this.len = len;
+            this.sync = sync;
+        }
+    }
+
+    static final class RecvOp extends Op {
+        final int ctx;
+        final int wantSource;
+        final int wantTag;
+        final Buf buf;
+        final long off;
+        final long capacity;
+        long id;
+        long expected;
+        long received;
+        boolean truncated;
+
+        RecvOp(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
+            this.ctx = ctx;
+            this.wantSource = wantSource;
+            this.wantTag = wantTag;
+            this.buf = buf;
+            this.off = off;
+            this.capacity = capacity;
+        }
+
+        boolean matches(int src, int tg) {
+            return (wantSource == MPI.ANY_SOURCE || wantSource == src) && (wantTag == MPI.ANY_TAG || wantTag == tg);
+        }
+    }
+
+    /** A message that arrived before its receive: an eager payload, or an RTS. */
+    private static final class Unexpected {
+        final int peer;
+        final Header h;
+        final byte[] payload;
+
+        Unexpected(int peer, Header h, byte[] payload) {
+            this.peer = peer;
+            this.h = h;
+            this.payload = payload;
+        }
+
+        long length() {
+            return h.kind == RTS ? h.b : h.payloadLen;
+        }
+    }
+
+    private static final class Queues {
+        final ArrayDeque<RecvOp> posted = new ArrayDeque<>();
+        final ArrayDeque<Unexpected> unexpected = new ArrayDeque<>();
+    }
+
+    final int me;
+    final int size;
+    private final Transport[] transportOf;
+    private final List<Transport> transports = new ArrayList<>();
+    private final ArrayDeque<OutFrame>[] outq;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<Integer, Queues> contexts = new HashMap<>();
+    private final Map<Long, Op> waiting = new HashMap<>();
+    private long nextId = 1;
+    private final long timeoutNanos;
+    private volatile String failure;
+    /** The receive matched by the header being delivered (onHeader to onFrame). */
+    private RecvOp delivering;
+    private long lastPeerCheck;
+
+    @SuppressWarnings("unchecked")
+    Engine(int me, Transport[] transportOf, double timeoutSeconds) {
+        this.me = me;
+        this.size = transportOf.length;
+        this.transportOf = transportOf;
+        this.outq = new ArrayDeque[size];
+        for (int i = 0; i < size; i++) outq[i] = new ArrayDeque<>();
+        Map<Transport, Boolean> seen = new IdentityHashMap<>();
+        for (Transport t : transportOf) if (t != null && seen.put(t, true) == null) transports.add(t);
+        this.timeoutNanos = (long) (timeoutSeconds * 1e9);
+    }
+
+    // =====================================================================================
+    // Sending
+    // =====================================================================================
+
+    /** Starts sending {@code len} bytes of {@code buf} from byte {@code off}. */
+    SendOp isend(int ctx, int dest, int tag, Buf buf, long off, long len, boolean sync) {
+        checkFailure();
+        SendOp op = new SendOp(dest, buf, off, len, sync);
+        op.source = me;
+        op.tag = tag;
+        op.bytes = len;
+        Transport t = transportOf[dest];
+        lock.lock();
+        try {
+            if (len <= t.eagerLimit()) {
+                if (sync) {
+                    op.id = register(op);
+                }
+                Header h = new Header(EAGER, ctx, me, tag, (int) len, sync ? FLAG_SYNC : 0, op.id, len);
+                enqueue(new OutFrame(dest, h, buf, off, sync ? null : () -> op.done = true));
+            } else {
+                op.id = register(op);
+                Header h = new Header(RTS, ctx, me, tag, 0, sync ? FLAG_SYNC : 0, op.id, len);
+                enqueue(new OutFrame(dest, h, null, 0, null));
+            }
+        } finally {
+            lock.unlock();
+        }
+        return op;
+    }
+
+    private long register(Op op) {
+        long id = nextId++;
+        waiting.put(id, op);
+        return id;
+    }
+
+    /** Writes {@code f} now if nothing is queued before it, else queues it. Under the lock. */
+    private void enqueue(OutFrame f) {
+        ArrayDeque<OutFrame> q = outq[f.peer];
+        if (q.isEmpty() && transportOf[f.peer].write(f)) {
+            if (f.done != null) f.done.run();
+            return;
+        }
+        q.add(f);
+    }
+
+    private void control(int peer, int kind, long a, long b) {
+        enqueue(new OutFrame(peer, new Header(kind, 0, me, 0, 0, 0, a, b), null, 0, null));
+    }
+
+    /** After a CTS: stream the message in DATA frames; the send completes with the last one. */
+    private void startData(SendOp op, long recvId) {
+        int chunk = transportOf[op.dest].maxPayload();
+        if (op.len == 0) {
+            op.done = true;
+            return;
+        }
+        for (long at = 0; at < op.len; at += chunk) {
+            int n = (int) Math.min(chunk, op.len - at);
+            boolean last = at + n >= op.len;
+            Header h = new Header(DATA, 0, me, 0, n, 0, recvId, at);
+            enqueue(new OutFrame(op.dest, h, op.buf, op.off + at, last ? () -> op.done = true : null));
+        }
+    }
+
+    // =====================================================================================
+    // Receiving
+    // =====================================================================================
+
+    /** Posts a receive of up to {@code capacity} bytes into {@code buf} from byte {@code off}. */
+    RecvOp irecv(int ctx, int source, int tag, Buf buf, long off, long capacity) {
+        checkFailure();
+        RecvOp op = new RecvOp(ctx, source, tag, buf, off, capacity);
+        lock.lock();
+        try {
+            Queues q = queues(ctx);
+            for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
+                Unexpected u = it.next();
+                if (op.matches(u.peer, u.h.tag)) {
+                    it.remove();
+                    accept(op, u.peer, u.h, u.payload);
+                    return op;
+                }
+            }
+            q.posted.add(op);
+        } finally {
+            lock.unlock();
+        }
+        return op;
+    }
+
+    /** A posted receive meets its message (eager payload in hand, or an RTS). Under the lock. */
+    private void accept(RecvOp op, int peer, Header h, byte[] payload) {
+        op.source = peer;
+        op.tag = h.tag;
+        if (h.kind == EAGER) {
+            int n = payload.length;
+            long fit = Math.min(n, op.capacity);
+            if (fit > 0) BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, n), 0, op.buf, op.off, fit);
+            finishRecv(op, n, peer, h);
+        } else {
+            op.expected = h.b;
+            op.truncated = h.b > op.capacity;
+            op.id = register(op);
+            control(peer, CTS, h.a, op.id);
+            if (h.b == 0) completeRendezvous(op);
+        }
+    }
+
+    private void finishRecv(RecvOp op, long n, int peer, Header h) {
+        op.bytes = Math.min(n, op.capacity);
+        if (n > op.capacity) {
+            op.error = truncated(op, n);
+        }
+        if ((h.flags & FLAG_SYNC) != 0) control(peer, ACK, h.a, 0);
+        op.done = true;
+    }
+
+    private void completeRendezvous(RecvOp op) {
+        waiting.remove(op.id);
+        op.bytes = Math.min(op.expected, op.capacity);
+        if (op.truncated) op.error = truncated(op, op.expected);
+        op.done = true;
+    }
+
+    private static MPIException truncated(RecvOp op, long n) {
+        return new MPIException(MPI.ERR_TRUNCATE, MPI.ERR_TRUNCATE, "receive: message of " + n
+                + " bytes from rank " + op.source + " (tag " + op.tag + ") is longer than the receive buffer ("
+                + op.capacity + " bytes)");
+    }
+
+    private Queues queues(int ctx) {
+        return contexts.computeIfAbsent(ctx, k -> new Queues());
+    }
+
+    /** Cancels a receive that has not matched yet. */
+    void cancel(RecvOp op) {
+        lock.lock();
+        try {
+            if (!op.done && queues(op.ctx).posted.remove(op)) {
+                op.cancelled = true;
+                op.source = MPI.ANY_SOURCE;
+                op.tag = MPI.ANY_TAG;
+                op.done = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Status of the first waiting message that {@code (source, tag)} matches, or false. */
+    boolean iprobe(int ctx, int source, int tag, StatusData status) {
+        checkFailure();
+        lock.lock();
+        try {
+            progress();
+            for (Unexpected u : queues(ctx).unexpected) {
+                if ((source == MPI.ANY_SOURCE || source == u.peer) && (tag == MPI.ANY_TAG || tag == u.h.tag)) {
+                    status.set(u.peer, u.h.tag, 0, false, u.length());
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // =====================================================================================
+    // Frames arriving (FrameSink), always under the lock
+    // =====================================================================================
+
+    @Override
+    public Target onHeader(int peer, Header h) {
+        delivering = null;
+        switch (h.kind) {
+            case EAGER: {
+                Queues q = queues(h.ctx);
+                for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
+                    RecvOp op = it.next();
+                    if (op.matches(peer, h.tag)) {
+                        it.remove();
+                        if (h.payloadLen > op.capacity) {
+                            delivering = op; // too long: take the bytes, copy what fits
+                            return null;
+                        }
+                        delivering = op;
+                        return new Target(op.buf, op.off);
+                    }
+                }
+                return null;
+            }
+            case DATA: {
+                Op o = waiting.get(h.a);
+                if (!(o instanceof RecvOp)) return null;
+                RecvOp op = (RecvOp) o;
+                if (h.b + h.payloadLen > op.capacity) return null;
+                return new Target(op.buf, op.off + h.b);
+            }
+            default:
+                return null;
+        }
+    }
+
+    @Override
+    public void onFrame(int peer, Header h, byte[] payload) {
+        switch (h.kind) {
+            case EAGER: {
+                RecvOp op = delivering;
+                delivering = null;
+                if (op != null) {
+                    op.source = peer;
+                    op.tag = h.tag;
+                    if (payload != null) {
+                        long fit = Math.min(payload.length, op.capacity);
+                        if (fit > 0) BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, payload.length), 0, op.buf,
+                                op.off, fit);
+                    }
+                    finishRecv(op, h.payloadLen, peer, h);
+                } else {
+                    queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+                }
+                break;
+            }
+            case RTS: {
+                Queues q = queues(h.ctx);
+                for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
+                    RecvOp op = it.next();
+                    if (op.matches(peer, h.tag)) {
+                        it.remove();
+                        accept(op, peer, h, null);
+                        return;
+                    }
+                }
+                q.unexpected.add(new Unexpected(peer, h, null));
+                break;
+            }
+            case CTS: {
+                Op op = waiting.remove(h.a);
+                if (op instanceof SendOp) startData((SendOp) op, h.b);
+                break;
+            }
+            case DATA: {
+                Op o = waiting.get(h.a);
+                if (o instanceof RecvOp) {
+                    RecvOp op = (RecvOp) o;
+                    if (payload != null && h.b < op.capacity) {
+                        // The part of a truncated message that still fits.
+                        long fit = Math.min(payload.length, op.capacity - h.b);
+                        BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, payload.length), 0, op.buf, op.off + h.b,
+                                fit);
+                    }
+                    op.received += h.payloadLen;
+                    if (op.received >= op.expected) completeRendezvous(op);
+                }
+                break;
+            }
+            case ACK: {
+                Op op = waiting.remove(h.a);
+                if (op != null) op.done = true;
+                break;
+            }
+            default:
+                onPeerLost(peer, "sent a malformed frame (kind " + h.kind + ")");
+        }
+    }
+
+    @Override
+    public void onPeerLost(int peer, String why) {
+        if (failure == null) failure = peer >= 0 ? "rank " + peer + " " + why : why;
+    }
+
+    // =====================================================================================
+    // Progress and waiting
+    // =====================================================================================
+
+    /** Writes what the transports accept and delivers what arrived. Under the lock. */
+    private int progress() {
+        int work = 0;
+        for (int p = 0; p < size; p++) {
+            ArrayDeque<OutFrame> q = outq[p];
+            OutFrame f;
+            while ((f = q.peek()) != null && transportOf[p].write(f)) {
+                q.poll();
+                if (f.done != null) f.done.run();
+                work++;
+            }
+        }
+        for (Transport t : transports) work += t.poll(this);
+        return work;
+    }
+
+    /** One round of progress if no other thread is making it; returns the work done. */
+    int poke() {
+        if (!lock.tryLock()) return 0;
+        try {
+            return progress();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until {@code op} completes, making progress; throws its error, a peer loss or a timeout. */
+    void waitFor(Op op, String what) {
+        if (op.done) {
+            if (op.error != null) throw op.error;
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        int idle = 0;
+        while (!op.done) {
+            int work = poke();
+            if (op.done) break;
+            if (work > 0) {
+                idle = 0;
+                continue;
+            }
+            idle++;
+            if ((idle & 0xff) == 0) {
+                long now = System.nanoTime();
+                checkPeers(now);
+                checkFailure();
+                if (now - deadline > 0) {
+                    throw MPIException.of(MPI.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
+                            + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
+                }
+            }
+            pause(idle);
+        }
+        if (op.error != null) throw op.error;
+    }
+
+    /** Spin first (latency), then yield, then sleep briefly so a long wait does not burn a core. */
+    static void pause(int idle) {
+        if (idle < 2000) {
+            Thread.onSpinWait();
+        } else if (idle < 4000) {
+            Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(idle < 20000 ? 20_000 : 200_000);
+        }
+    }
+
+    private void checkPeers(long now) {
+        if (now - lastPeerCheck < 50_000_000L) return;
+        lastPeerCheck = now;
+        if (!lock.tryLock()) return;
+        try {
+            for (Transport t : transports) t.checkPeers(this);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void checkFailure() {
+        String f = failure;
+        if (f != null) {
+            throw MPIException.of(MPI.ERR_OTHER, "the fabric lost a peer: " + f);
+        }
+    }
+
+    /** Blocks until a message matching (source, tag) is waiting; fills {@code status}. */
+    void probe(int ctx, int source, int tag, StatusData status, String what) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        int idle = 0;
+        while (!iprobe(ctx, source, tag, status)) {
+            idle++;
+            if ((idle & 0xff) == 0) {
+                checkPeers(System.nanoTime());
+                if (System.nanoTime() - deadline > 0) {
+                    throw MPIException.of(MPI.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
+                }
+            }
+            pause(idle);
+        }
+    }
+
+    void close() {
+        for (Transport t : transports) t.close();
+    }
+}

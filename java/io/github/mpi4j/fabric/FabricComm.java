@@ -1,0 +1,477 @@
+package io.github.mpi4j.fabric;
+
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.core.Buffers;
+import io.github.mpi4j.fabric.coll.CollChannel;
+import io.github.mpi4j.fabric.coll.Collectives;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.util.Arrays;
+import java.util.Comparator;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * A communicator of the fabric: its members (world ranks), this rank's place among them, and a
+ * context id agreed by all members. User messages travel on context {@code 2*id}, collective
+ * traffic on {@code 2*id+1}, so the two never match each other, nor another communicator's.
+ */
+final class FabricComm implements BackendComm, CollChannel {
+    /** Tags are 31-bit; keep the top values for nothing in particular but stay within MPI's minimum. */
+    static final int TAG_UB = Integer.MAX_VALUE;
+
+    final FabricBackend backend;
+    final Engine engine;
+    private final int[] members;
+    private final int[] rankOfWorld;
+    private final int rank;
+    private final int id;
+    private final int p2pCtx;
+    private final int collCtx;
+    private final int[] nodes;
+    private final Collectives coll;
+
+    FabricComm(FabricBackend backend, int[] members, int id) {
+        this.backend = backend;
+        this.engine = backend.engine;
+        this.members = members;
+        this.rankOfWorld = new int[engine.size];
+        Arrays.fill(rankOfWorld, -1);
+        for (int i = 0; i < members.length; i++) rankOfWorld[members[i]] = i;
+        this.rank = rankOfWorld[engine.me];
+        this.id = id;
+        this.p2pCtx = 2 * id;
+        this.collCtx = 2 * id + 1;
+        this.nodes = new int[members.length];
+        for (int i = 0; i < members.length; i++) nodes[i] = backend.nodeOfWorld(members[i]);
+        this.coll = new Collectives(this);
+    }
+
+    // ---- CollChannel: byte ranges on the collective context ---------------------------------
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return members.length;
+    }
+
+    @Override
+    public CollOp isend(int peer, int tag, Buf buf, long off, long len) {
+        return new Pending(engine.isend(collCtx, members[peer], tag, buf, off, len, false));
+    }
+
+    @Override
+    public CollOp irecv(int peer, int tag, Buf buf, long off, long len) {
+        return new Pending(engine.irecv(collCtx, members[peer], tag, buf, off, len));
+    }
+
+    @Override
+    public void waitAll(CollOp... ops) {
+        for (CollOp o : ops) {
+            if (o != null) engine.waitFor(((Pending) o).op, "collective");
+        }
+    }
+
+    @Override
+    public int[] nodeOf() {
+        return nodes;
+    }
+
+    private static final class Pending implements CollOp {
+        final Engine.Op op;
+
+        Pending(Engine.Op op) {
+            this.op = op;
+        }
+
+        @Override
+        public boolean isDone() {
+            return op.done;
+        }
+    }
+
+    // ---- management --------------------------------------------------------------------------
+
+    @Override
+    public int[] worldRanks() {
+        return members.clone();
+    }
+
+    @Override
+    public int tagUpperBound() {
+        return TAG_UB;
+    }
+
+    /** A context id unused by every member: one more than the largest any of them has used. */
+    private int agreeOnId() {
+        int[] mine = {backend.nextContextId()};
+        int[] max = new int[1];
+        coll.allReduce(new Buf(mine, BaseKind.INT, 0, 1), new Buf(max, BaseKind.INT, 0, 1), 1,
+                io.github.mpi4j.spi.Predefined.T_INT, FabricBackend.MAX);
+        backend.contextIdUsed(max[0]);
+        return max[0];
+    }
+
+    @Override
+    public BackendComm dup() {
+        return new FabricComm(backend, members, agreeOnId());
+    }
+
+    @Override
+    public BackendComm split(int color, int key) {
+        int n = members.length;
+        int[] mine = {color, key};
+        int[] all = new int[2 * n];
+        coll.allGather(new Buf(mine, BaseKind.INT, 0, 2), 2, io.github.mpi4j.spi.Predefined.T_INT,
+                new Buf(all, BaseKind.INT, 0, 2 * n), 2, io.github.mpi4j.spi.Predefined.T_INT);
+        int newId = agreeOnId();
+        if (color < 0) return null;
+        Integer[] same = new Integer[n];
+        int count = 0;
+        for (int r = 0; r < n; r++) if (all[2 * r] == color) same[count++] = r;
+        Integer[] order = Arrays.copyOf(same, count);
+        Arrays.sort(order, Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r));
+        int[] newMembers = new int[count];
+        for (int i = 0; i < count; i++) newMembers[i] = members[order[i]];
+        return new FabricComm(backend, newMembers, newId);
+    }
+
+    @Override
+    public BackendComm splitShared(boolean sharedType, int key) {
+        return split(sharedType ? nodes[rank] : -1, key);
+    }
+
+    @Override
+    public BackendComm create(int[] ranks) {
+        int newId = agreeOnId();
+        int[] newMembers = new int[ranks.length];
+        boolean in = false;
+        for (int i = 0; i < ranks.length; i++) {
+            newMembers[i] = members[ranks[i]];
+            in |= ranks[i] == rank;
+        }
+        return in ? new FabricComm(backend, newMembers, newId) : null;
+    }
+
+    @Override
+    public void free() {
+        coll.shutdown();
+    }
+
+    // ---- point-to-point ------------------------------------------------------------------------
+
+    void fillStatus(Engine.Op op, StatusData s) {
+        if (s == null) return;
+        int src = op.source;
+        int commSource = src == MPI.PROC_NULL || src == MPI.ANY_SOURCE ? src : rankOfWorld[src];
+        s.set(commSource, op.tag, 0, op.cancelled, op.bytes);
+    }
+
+    private Engine.Op procNull() {
+        Engine.RecvOp op = new Engine.RecvOp(p2pCtx, MPI.PROC_NULL, MPI.ANY_TAG, null, 0, 0);
+        op.source = MPI.PROC_NULL;
+        op.tag = MPI.ANY_TAG;
+        op.done = true;
+        return op;
+    }
+
+    private Engine.Op startSend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        if (dest == MPI.PROC_NULL) return procNull();
+        long len = Buffers.spanBytes(count, type);
+        if (mode == SendMode.BUFFERED) return backend.bufferedSend(this, p2pCtx, members[dest], tag, buf, len);
+        return engine.isend(p2pCtx, members[dest], tag, buf, 0, len, mode == SendMode.SYNCHRONOUS);
+    }
+
+    private Engine.Op startRecv(Buf buf, int count, TypeDesc type, int source, int tag) {
+        if (source == MPI.PROC_NULL) return procNull();
+        int src = source == MPI.ANY_SOURCE ? MPI.ANY_SOURCE : members[source];
+        return engine.irecv(p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
+    }
+
+    @Override
+    public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        engine.waitFor(startSend(buf, count, type, dest, tag, mode), "send");
+    }
+
+    @Override
+    public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
+        Engine.Op op = startRecv(buf, count, type, source, tag);
+        engine.waitFor(op, "recv");
+        fillStatus(op, status);
+    }
+
+    @Override
+    public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
+    }
+
+    @Override
+    public BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag) {
+        return new FabricRequest(this, startRecv(buf, count, type, source, tag), "irecv");
+    }
+
+    @Override
+    public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
+                         int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
+        Engine.Op r = startRecv(recvBuf, recvCount, recvType, source, recvTag);
+        Engine.Op s = startSend(sendBuf, sendCount, sendType, dest, sendTag, SendMode.STANDARD);
+        engine.waitFor(s, "sendRecv");
+        engine.waitFor(r, "sendRecv");
+        fillStatus(r, status);
+    }
+
+    @Override
+    public void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag, int source, int recvTag,
+                                StatusData status) {
+        long len = Buffers.spanBytes(count, type);
+        Buf copy = BufAccess.allocate(BaseKind.BYTE, len, false);
+        BufAccess.copy(buf, 0, copy, 0, len);
+        Engine.Op r = startRecv(buf, count, type, source, recvTag);
+        Engine.Op s = dest == MPI.PROC_NULL ? procNull()
+                : engine.isend(p2pCtx, members[dest], sendTag, copy, 0, len, false);
+        engine.waitFor(s, "sendRecvReplace");
+        engine.waitFor(r, "sendRecvReplace");
+        fillStatus(r, status);
+    }
+
+    @Override
+    public void probe(int source, int tag, StatusData status) {
+        if (source == MPI.PROC_NULL) {
+            status.setEmpty(MPI.PROC_NULL, MPI.ANY_TAG);
+            return;
+        }
+        engine.probe(p2pCtx, source == MPI.ANY_SOURCE ? source : members[source], tag, status, "probe");
+        status.source = rankOfWorld[status.source];
+    }
+
+    @Override
+    public boolean iprobe(int source, int tag, StatusData status) {
+        if (source == MPI.PROC_NULL) {
+            status.setEmpty(MPI.PROC_NULL, MPI.ANY_TAG);
+            return true;
+        }
+        if (!engine.iprobe(p2pCtx, source == MPI.ANY_SOURCE ? source : members[source], tag, status)) return false;
+        status.source = rankOfWorld[status.source];
+        return true;
+    }
+
+    @Override
+    public BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        return new Persistent(() -> startSend(buf, count, type, dest, tag, mode));
+    }
+
+    @Override
+    public BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag) {
+        return new Persistent(() -> startRecv(buf, count, type, source, tag));
+    }
+
+    /** A persistent request: each start() begins a fresh operation with the saved arguments. */
+    private final class Persistent extends FabricRequest {
+        private final java.util.function.Supplier<Engine.Op> starter;
+
+        Persistent(java.util.function.Supplier<Engine.Op> starter) {
+            super(FabricComm.this, null, "persistent request");
+            this.starter = starter;
+        }
+
+        @Override
+        public boolean isPersistent() {
+            return true;
+        }
+
+        @Override
+        public void start() {
+            op = starter.get();
+        }
+    }
+
+    // ---- collectives: the schedules of coll.Collectives ----------------------------------------
+
+    @Override
+    public void barrier() {
+        coll.barrier();
+    }
+
+    @Override
+    public void bcast(Buf buf, int count, TypeDesc type, int root) {
+        coll.bcast(buf, count, type, root);
+    }
+
+    @Override
+    public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        coll.reduce(s, r, count, type, op, root);
+    }
+
+    @Override
+    public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        coll.allReduce(s, r, count, type, op);
+    }
+
+    @Override
+    public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        coll.gather(s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
+        coll.gatherv(s, sc, st, r, rcounts, displs, rt, root);
+    }
+
+    @Override
+    public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        coll.scatter(s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        coll.scatterv(s, scounts, displs, st, r, rc, rt, root);
+    }
+
+    @Override
+    public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        coll.allGather(s, sc, st, r, rc, rt);
+    }
+
+    @Override
+    public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        coll.allGatherv(s, sc, st, r, rcounts, displs, rt);
+    }
+
+    @Override
+    public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        coll.allToAll(s, sc, st, r, rc, rt);
+    }
+
+    @Override
+    public void allToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd, TypeDesc rt) {
+        coll.allToAllv(s, sc, sd, st, r, rc, rd, rt);
+    }
+
+    @Override
+    public void reduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        coll.reduceScatter(s, r, rcounts, type, op);
+    }
+
+    @Override
+    public void reduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        coll.reduceScatterBlock(s, r, rcount, type, op);
+    }
+
+    @Override
+    public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        coll.scan(s, r, count, type, op);
+    }
+
+    @Override
+    public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        coll.exScan(s, r, count, type, op);
+    }
+
+    @Override
+    public void allReduceMany(Buf[] s, Buf[] r, int[] counts, TypeDesc type, OpDesc op) {
+        coll.allReduceMany(s, r, counts, type, op);
+    }
+
+    @Override
+    public BackendRequest iBarrier() {
+        return coll.iBarrier();
+    }
+
+    @Override
+    public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
+        return coll.iBcast(buf, count, type, root);
+    }
+
+    @Override
+    public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        return coll.iReduce(s, r, count, type, op, root);
+    }
+
+    @Override
+    public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return coll.iAllReduce(s, r, count, type, op);
+    }
+
+    @Override
+    public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return coll.iGather(s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
+                                   int root) {
+        return coll.iGatherv(s, sc, st, r, rcounts, displs, rt, root);
+    }
+
+    @Override
+    public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return coll.iScatter(s, sc, st, r, rc, rt, root);
+    }
+
+    @Override
+    public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
+                                    int root) {
+        return coll.iScatterv(s, scounts, displs, st, r, rc, rt, root);
+    }
+
+    @Override
+    public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return coll.iAllGather(s, sc, st, r, rc, rt);
+    }
+
+    @Override
+    public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs,
+                                      TypeDesc rt) {
+        return coll.iAllGatherv(s, sc, st, r, rcounts, displs, rt);
+    }
+
+    @Override
+    public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return coll.iAllToAll(s, sc, st, r, rc, rt);
+    }
+
+    @Override
+    public BackendRequest iAllToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd,
+                                     TypeDesc rt) {
+        return coll.iAllToAllv(s, sc, sd, st, r, rc, rd, rt);
+    }
+
+    @Override
+    public BackendRequest iReduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        return coll.iReduceScatter(s, r, rcounts, type, op);
+    }
+
+    @Override
+    public BackendRequest iReduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        return coll.iReduceScatterBlock(s, r, rcount, type, op);
+    }
+
+    @Override
+    public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return coll.iScan(s, r, count, type, op);
+    }
+
+    @Override
+    public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return coll.iExScan(s, r, count, type, op);
+    }
+
+    @Override
+    public String toString() {
+        return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
+    }
+
+    static MPIException unsupported(String what) {
+        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, what + " is not supported by the fabric");
+    }
+}

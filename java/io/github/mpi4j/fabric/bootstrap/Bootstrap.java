@@ -1,0 +1,123 @@
+package io.github.mpi4j.fabric.bootstrap;
+
+import java.util.List;
+import java.util.Map;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Where this process stands in a fabric job, from its environment, in this order:
+ * <ol>
+ *   <li>mpi4j's launcher: {@code MPI4J_RANK}, {@code MPI4J_SIZE}, {@code MPI4J_LOCAL_RANK},
+ *       {@code MPI4J_LOCAL_SIZE}, {@code MPI4J_JOB_ID}, {@code MPI4J_RENDEZVOUS} (host:port of the
+ *       launcher's store), {@code MPI4J_SECRET} (hex);</li>
+ *   <li>torchrun-style: {@code RANK}, {@code WORLD_SIZE}, {@code LOCAL_RANK},
+ *       {@code LOCAL_WORLD_SIZE}, {@code MASTER_ADDR}, {@code MASTER_PORT} (rank 0 hosts the
+ *       store there);</li>
+ *   <li>SLURM: {@code SLURM_PROCID}, {@code SLURM_NTASKS}, {@code SLURM_LOCALID},
+ *       {@code SLURM_STEP_NODELIST} (the first node hosts the store, on a port derived from the
+ *       job and step ids unless {@code MASTER_PORT} is set);</li>
+ *   <li>otherwise a world of one process.</li>
+ * </ol>
+ * The job secret comes from {@code MPI4J_SECRET}; without one (torchrun, srun without our
+ * launcher) it is derived from the job's identity, which only keeps out processes that do not
+ * know the job — see docs/launching.md.
+ */
+public final class Bootstrap {
+    private Bootstrap() {
+    }
+
+    /** Default deadline of every fabric wait, seconds (MPI4J_TIMEOUT overrides). */
+    public static final double DEFAULT_TIMEOUT = 600;
+
+    public static boolean isLaunched(Map<String, String> env) {
+        return size(env, "MPI4J_SIZE") > 0 || size(env, "WORLD_SIZE") > 0 || size(env, "SLURM_NTASKS") > 0;
+    }
+
+    private static int size(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null) return 0;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static int require(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null) throw bad(name + " is not set");
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw bad(name + "='" + v + "' is not a number");
+        }
+    }
+
+    private static int optional(Map<String, String> env, String name, int dflt) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) return dflt;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw bad(name + "='" + v + "' is not a number");
+        }
+    }
+
+    private static MPIException bad(String what) {
+        return MPIException.of(MPI.ERR_OTHER, "MPI.Init (fabric): " + what);
+    }
+
+    public static double timeout(Map<String, String> env) {
+        String v = System.getProperty("mpi4j.timeout", env.get("MPI4J_TIMEOUT"));
+        if (v == null || v.isBlank()) return DEFAULT_TIMEOUT;
+        try {
+            double t = Double.parseDouble(v.trim());
+            if (t <= 0) throw bad("MPI4J_TIMEOUT must be > 0, got " + v);
+            return t;
+        } catch (NumberFormatException e) {
+            throw bad("MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
+        }
+    }
+
+    public static JobInfo detect(Map<String, String> env) {
+        double timeout = timeout(env);
+        if (env.containsKey("MPI4J_SIZE")) {
+            int rank = require(env, "MPI4J_RANK"), size = require(env, "MPI4J_SIZE");
+            check(rank, size, "MPI4J_RANK", "MPI4J_SIZE");
+            String rv = env.get("MPI4J_RENDEZVOUS");
+            if (size > 1 && rv == null) throw bad("MPI4J_RENDEZVOUS is not set");
+            return new JobInfo(rank, size, optional(env, "MPI4J_LOCAL_RANK", rank), optional(env, "MPI4J_LOCAL_SIZE", size),
+                    env.getOrDefault("MPI4J_JOB_ID", "job"), rv, Secrets.fromEnv(env, null), "mpi4jrun", timeout);
+        }
+        if (env.containsKey("WORLD_SIZE") && env.containsKey("RANK")) {
+            int rank = require(env, "RANK"), size = require(env, "WORLD_SIZE");
+            check(rank, size, "RANK", "WORLD_SIZE");
+            String host = env.getOrDefault("MASTER_ADDR", "127.0.0.1");
+            int port = optional(env, "MASTER_PORT", 29500);
+            String jobId = "t" + port;
+            return new JobInfo(rank, size, optional(env, "LOCAL_RANK", rank), optional(env, "LOCAL_WORLD_SIZE", size),
+                    jobId, host + ":" + port, Secrets.fromEnv(env, "torchrun:" + host + ":" + port + ":" + size),
+                    "torchrun variables (rank 0 hosts the store at " + host + ":" + port + ")", timeout);
+        }
+        if (env.containsKey("SLURM_NTASKS") && env.containsKey("SLURM_PROCID")) {
+            int rank = require(env, "SLURM_PROCID"), size = require(env, "SLURM_NTASKS");
+            check(rank, size, "SLURM_PROCID", "SLURM_NTASKS");
+            String nodes = env.getOrDefault("SLURM_STEP_NODELIST", env.getOrDefault("SLURM_JOB_NODELIST", "localhost"));
+            List<String> hosts = Hostlist.expand(nodes);
+            String job = env.getOrDefault("SLURM_JOB_ID", "0"), step = env.getOrDefault("SLURM_STEP_ID", "0");
+            int port = optional(env, "MASTER_PORT", 20000 + (int) (Math.abs((job + "." + step).hashCode()) % 20000));
+            int tasksOnNode = optional(env, "SLURM_NTASKS_PER_NODE", optional(env, "SLURM_TASKS_PER_NODE", size));
+            return new JobInfo(rank, size, optional(env, "SLURM_LOCALID", 0), tasksOnNode, "s" + job + "." + step,
+                    hosts.get(0) + ":" + port, Secrets.fromEnv(env, "slurm:" + job + "." + step + ":" + nodes),
+                    "SLURM (task 0 on " + hosts.get(0) + " hosts the store on port " + port + ")", timeout);
+        }
+        return new JobInfo(0, 1, 0, 1, "single" + ProcessHandle.current().pid(), null, null,
+                "a world of one process (no launcher variables)", timeout);
+    }
+
+    private static void check(int rank, int size, String rankVar, String sizeVar) {
+        if (size < 1) throw bad(sizeVar + "=" + size + " must be >= 1");
+        if (rank < 0 || rank >= size) throw bad(rankVar + "=" + rank + " is not in [0, " + size + ")");
+    }
+}

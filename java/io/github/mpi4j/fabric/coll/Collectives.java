@@ -1,0 +1,823 @@
+package io.github.mpi4j.fabric.coll;
+
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.fabric.coll.CollChannel.CollOp;
+import io.github.mpi4j.core.Reductions;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * The collective operations of one fabric communicator, as schedules of point-to-point steps
+ * on its {@link CollChannel}. Each call takes the next tag of the communicator (all ranks call
+ * collectives in the same order, so they agree on it), which keeps concurrent collectives —
+ * non-blocking ones run on a worker thread — apart.
+ *
+ * <p>Algorithms are picked by {@link CostModel} from message size and world size; see
+ * docs/collectives.md. All byte offsets are whole elements of the buffers' kinds.
+ */
+public final class Collectives {
+    private final CollChannel ch;
+    private final CostModel model;
+    private int nextTag;
+    private ExecutorService worker;
+
+    public Collectives(CollChannel ch) {
+        this.ch = ch;
+        this.model = CostModel.fromSettings();
+    }
+
+    private synchronized int tag() {
+        int t = nextTag;
+        nextTag = (nextTag + 1) & 0x3fffffff;
+        return t;
+    }
+
+    // =====================================================================================
+    // Helpers
+    // =====================================================================================
+
+    private static long bytes(int count, TypeDesc t) {
+        return t == null ? 0 : (long) count * t.extent;
+    }
+
+    /** A temporary buffer of the same kind as {@code like} (heap array: fastest for reductions). */
+    private static Buf temp(TypeDesc t, long bytes) {
+        BaseKind k = t.arrayKind;
+        return BufAccess.allocate(k == BaseKind.OBJECT ? BaseKind.BYTE : k, Math.max(bytes, 0), false);
+    }
+
+    private static void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
+        if (len > 0) BufAccess.copy(src, srcOff, dst, dstOff, len);
+    }
+
+    /** Splits {@code count} items into {@code parts} nearly equal chunks; returns item offsets (parts + 1 entries). */
+    static long[] chunks(int count, int parts) {
+        long[] at = new long[parts + 1];
+        long base = count / parts, extra = count % parts;
+        for (int i = 0; i < parts; i++) at[i + 1] = at[i] + base + (i < extra ? 1 : 0);
+        return at;
+    }
+
+    private void reduceInto(OpDesc op, TypeDesc t, Buf in, long inOff, Buf inout, long inoutOff, long items) {
+        if (items > 0) Reductions.reduce(op, t, in, inOff, inout, inoutOff, (int) items);
+    }
+
+    // =====================================================================================
+    // Barrier: dissemination. Round k: signal rank + 2^k, hear from rank - 2^k; after
+    // ceil(log2 n) rounds everyone has (indirectly) heard from everyone.
+    // =====================================================================================
+
+    public void barrier() {
+        int n = ch.size(), r = ch.rank(), tag = tag();
+        Buf none = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
+        for (int k = 1; k < n; k <<= 1) {
+            ch.sendRecv((r + k) % n, none, 0, 0, (r - k + n) % n, none, 0, 0, tag);
+        }
+    }
+
+    // =====================================================================================
+    // Broadcast
+    // =====================================================================================
+
+    public void bcast(Buf buf, int count, TypeDesc type, int root) {
+        int n = ch.size();
+        long len = bytes(count, type);
+        if (n == 1 || len == 0) {
+            return;
+        }
+        int tag = tag();
+        if (model.bcastScatterAllgather(len, n) && count >= n) {
+            bcastScatterAllgather(buf, count, type, root, tag);
+        } else {
+            bcastBinomial(buf, 0, len, root, tag);
+        }
+    }
+
+    /**
+     * Binomial tree over ranks relative to the root: in round k a rank that has the data sends
+     * it to the rank 2^k further on. log2(n) rounds, the whole message each time.
+     */
+    private void bcastBinomial(Buf buf, long off, long len, int root, int tag) {
+        int n = ch.size(), vr = (ch.rank() - root + n) % n;
+        int mask = 1;
+        while (mask < n) {
+            if ((vr & mask) != 0) {
+                ch.recv((vr - mask + root) % n, tag, buf, off, len);
+                break;
+            }
+            mask <<= 1;
+        }
+        mask >>= 1;
+        while (mask > 0) {
+            if (vr + mask < n) ch.send((vr + mask + root) % n, tag, buf, off, len);
+            mask >>= 1;
+        }
+    }
+
+    /**
+     * Large broadcast (van de Geijn): the root scatters n nearly equal chunks (chunk i to rank i),
+     * then a ring allgather circulates them; each rank moves about 2(n-1)/n of the message
+     * instead of log2(n) whole copies.
+     */
+    private void bcastScatterAllgather(Buf buf, int count, TypeDesc type, int root, int tag) {
+        int n = ch.size(), r = ch.rank();
+        long[] at = chunks(count, n);
+        long ext = type.extent;
+        if (r == root) {
+            CollOp[] ops = new CollOp[n];
+            for (int i = 0; i < n; i++) {
+                if (i != root) ops[i] = ch.isend(i, tag, buf, at[i] * ext, (at[i + 1] - at[i]) * ext);
+            }
+            ch.waitAll(ops);
+        } else {
+            ch.recv(root, tag, buf, at[r] * ext, (at[r + 1] - at[r]) * ext);
+        }
+        ringAllgather(buf, at, ext, tag);
+    }
+
+    /** Ring allgather of chunk i (held by rank i) in place: n-1 steps, each passing one chunk on. */
+    private void ringAllgather(Buf buf, long[] at, long ext, int tag) {
+        int n = ch.size(), r = ch.rank();
+        int right = (r + 1) % n, left = (r - 1 + n) % n;
+        for (int s = 0; s < n - 1; s++) {
+            int sendChunk = (r - s + n) % n;
+            int recvChunk = (r - s - 1 + 2 * n) % n;
+            ch.sendRecv(right, buf, at[sendChunk] * ext, (at[sendChunk + 1] - at[sendChunk]) * ext,
+                    left, buf, at[recvChunk] * ext, (at[recvChunk + 1] - at[recvChunk]) * ext, tag);
+        }
+    }
+
+    // =====================================================================================
+    // Reduce
+    // =====================================================================================
+
+    public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        int n = ch.size(), me = ch.rank();
+        long len = bytes(count, type);
+        Buf src = s == Buf.IN_PLACE ? r : s;
+        if (n == 1) {
+            if (s != Buf.IN_PLACE) copy(s, 0, r, 0, len);
+            return;
+        }
+        int tag = tag();
+        // An order-preserving binomial tree: rank 0's subtree combines lower ranks first, which
+        // is right for non-commutative ops; commutative ones use ranks relative to the root.
+        boolean commutative = op.commutative;
+        int base = commutative ? root : 0;
+        Buf acc = temp(type, len);
+        copy(src, 0, acc, 0, len);
+        Buf result = binomialReduce(acc, count, type, op, base, tag);
+        if (commutative) {
+            if (me == root) copy(result, 0, r, 0, len);
+        } else if (root == 0) {
+            if (me == 0) copy(result, 0, r, 0, len);
+        } else if (me == 0) {
+            ch.send(root, tag, result, 0, len);
+        } else if (me == root) {
+            ch.recv(0, tag, r, 0, len);
+        }
+    }
+
+    /**
+     * Binomial reduction toward {@code base} (ranks taken relative to it): in round k a rank
+     * whose bit k is set sends its partial result (covering 2^k ranks) to the rank 2^k below and
+     * stops; the receiver combines "own op received", keeping rank order. Returns the buffer
+     * holding the final result at {@code base} (partial elsewhere).
+     */
+    private Buf binomialReduce(Buf acc, int count, TypeDesc type, OpDesc op, int base, int tag) {
+        int n = ch.size(), vr = (ch.rank() - base + n) % n;
+        long len = bytes(count, type);
+        Buf tmp = null;
+        for (int mask = 1; mask < n; mask <<= 1) {
+            if ((vr & mask) != 0) {
+                ch.send((vr - mask + base) % n, tag, acc, 0, len);
+                break;
+            }
+            if (vr + mask < n) {
+                if (tmp == null) tmp = temp(type, len);
+                ch.recv((vr + mask + base) % n, tag, tmp, 0, len);
+                // acc holds ranks [vr, vr+mask), tmp [vr+mask, vr+2mask): result = acc op tmp.
+                reduceInto(op, type, acc, 0, tmp, 0, count);
+                Buf t = acc;
+                acc = tmp;
+                tmp = t;
+            }
+        }
+        return acc;
+    }
+
+    // =====================================================================================
+    // Allreduce
+    // =====================================================================================
+
+    public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        int n = ch.size();
+        long len = bytes(count, type);
+        if (s != Buf.IN_PLACE) copy(s, 0, r, 0, len);
+        if (n == 1 || count == 0) return;
+        int tag = tag();
+        if (!op.commutative) {
+            Buf acc = temp(type, len);
+            copy(r, 0, acc, 0, len);
+            Buf result = binomialReduce(acc, count, type, op, 0, tag);
+            if (ch.rank() == 0) copy(result, 0, r, 0, len);
+            bcastBinomial(r, 0, len, 0, tag);
+            return;
+        }
+        switch (model.allReduce(len, n, count)) {
+            case RING:
+                ringAllReduce(r, count, type, op, tag);
+                break;
+            case RABENSEIFNER:
+                rabenseifner(r, count, type, op, tag);
+                break;
+            default:
+                recursiveDoubling(r, count, type, op, tag);
+        }
+    }
+
+    /**
+     * The "excess ranks" step for non-powers of two: with p the largest power of two <= n and
+     * rem = n - p, ranks below 2*rem pair up (even sends to odd, which combines) so that p ranks
+     * remain. Returns this rank's index among the p (or -1 if it dropped out).
+     */
+    private int foldExcess(Buf buf, int count, TypeDesc type, OpDesc op, int p, int tag, Buf tmp) {
+        int r = ch.rank(), rem = ch.size() - p;
+        long len = bytes(count, type);
+        if (r < 2 * rem) {
+            if (r % 2 == 0) {
+                ch.send(r + 1, tag, buf, 0, len);
+                return -1;
+            }
+            ch.recv(r - 1, tag, tmp, 0, len);
+            reduceInto(op, type, tmp, 0, buf, 0, count); // lower rank's data op mine
+            return r / 2;
+        }
+        return r - rem;
+    }
+
+    private int realRank(int vr, int rem) {
+        return vr < rem ? 2 * vr + 1 : vr + rem;
+    }
+
+    /** Gives the dropped-out even ranks the final result. */
+    private void unfoldExcess(Buf buf, long len, int p, int tag) {
+        int r = ch.rank(), rem = ch.size() - p;
+        if (r < 2 * rem) {
+            if (r % 2 == 0) ch.recv(r + 1, tag, buf, 0, len);
+            else ch.send(r - 1, tag, buf, 0, len);
+        }
+    }
+
+    /**
+     * Small messages: recursive doubling. After folding the excess ranks, in round k each rank
+     * exchanges its whole vector with the partner whose index differs in bit k and combines;
+     * log2(p) rounds, every rank ends with the same bits (the lower partner's data always goes
+     * first).
+     */
+    private void recursiveDoubling(Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+        int n = ch.size();
+        int p = Integer.highestOneBit(n), rem = n - p;
+        long len = bytes(count, type);
+        Buf tmp = temp(type, len);
+        int vr = foldExcess(buf, count, type, op, p, tag, tmp);
+        if (vr >= 0) {
+            for (int mask = 1; mask < p; mask <<= 1) {
+                int partner = realRank(vr ^ mask, rem);
+                ch.sendRecv(partner, buf, 0, len, partner, tmp, 0, len, tag);
+                if ((vr & mask) != 0) {
+                    // partner is lower: result = partner op mine
+                    reduceInto(op, type, tmp, 0, buf, 0, count);
+                } else {
+                    reduceInto(op, type, buf, 0, tmp, 0, count);
+                    copy(tmp, 0, buf, 0, len);
+                }
+            }
+        }
+        unfoldExcess(buf, len, p, tag);
+    }
+
+    /**
+     * Medium messages (Rabenseifner): recursive halving reduce-scatter — in round k partners
+     * exchange half of their current range and each reduces the half it keeps — then recursive
+     * doubling allgather of the reduced pieces. Each rank moves about 2 len (p-1)/p bytes.
+     */
+    private void rabenseifner(Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+        int n = ch.size();
+        int p = Integer.highestOneBit(n), rem = n - p;
+        long len = bytes(count, type), ext = type.extent;
+        Buf tmp = temp(type, len);
+        int vr = foldExcess(buf, count, type, op, p, tag, tmp);
+        if (vr >= 0) {
+            long[] at = chunks(count, p); // piece i ends up complete at virtual rank i
+            int lo = 0, hi = p; // current range of pieces [lo, hi)
+            int[] los = new int[32], his = new int[32];
+            int depth = 0;
+            for (int mask = p >> 1; mask > 0; mask >>= 1) {
+                int partner = realRank(vr ^ mask, rem);
+                int mid = lo + (hi - lo) / 2;
+                boolean keepLow = (vr & mask) == 0;
+                int keepLo = keepLow ? lo : mid, keepHi = keepLow ? mid : hi;
+                int sendLo = keepLow ? mid : lo, sendHi = keepLow ? hi : mid;
+                long keepOff = at[keepLo] * ext, keepLen = (at[keepHi] - at[keepLo]) * ext;
+                ch.sendRecv(partner, buf, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
+                        partner, tmp, keepOff, keepLen, tag);
+                long items = at[keepHi] - at[keepLo];
+                if (keepLow) {
+                    // partner (higher) data: mine op theirs
+                    reduceInto(op, type, buf, keepOff, tmp, keepOff, items);
+                    copy(tmp, keepOff, buf, keepOff, keepLen);
+                } else {
+                    reduceInto(op, type, tmp, keepOff, buf, keepOff, items);
+                }
+                los[depth] = lo;
+                his[depth] = hi;
+                depth++;
+                lo = keepLo;
+                hi = keepHi;
+            }
+            // Allgather: retrace the halving in reverse, exchanging the pieces each side owns.
+            for (int mask = 1; mask < p; mask <<= 1) {
+                depth--;
+                int partner = realRank(vr ^ mask, rem);
+                int plo = los[depth], phi = his[depth];
+                int mid = plo + (phi - plo) / 2;
+                boolean mineLow = lo == plo;
+                int otherLo = mineLow ? mid : plo, otherHi = mineLow ? phi : mid;
+                ch.sendRecv(partner, buf, at[lo] * ext, (at[hi] - at[lo]) * ext,
+                        partner, buf, at[otherLo] * ext, (at[otherHi] - at[otherLo]) * ext, tag);
+                lo = plo;
+                hi = phi;
+            }
+        }
+        unfoldExcess(buf, len, p, tag);
+    }
+
+    /**
+     * Large messages: ring reduce-scatter then ring allgather, over n chunks. In step s of the
+     * reduce-scatter rank r sends chunk (r-s) to r+1 and receives chunk (r-s-1) from r-1,
+     * reducing it into its own copy; after n-1 steps it holds chunk (r+1) complete. The
+     * allgather then circulates the complete chunks. Each rank sends 2(n-1)/n of the message.
+     * Chunks are further cut into segments of {@link CostModel#segmentBytes} so transfer and
+     * reduction overlap.
+     */
+    private void ringAllReduce(Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+        int n = ch.size(), r = ch.rank();
+        long ext = type.extent;
+        long[] at = chunks(count, n);
+        long maxChunk = 0;
+        for (int i = 0; i < n; i++) maxChunk = Math.max(maxChunk, at[i + 1] - at[i]);
+        int right = (r + 1) % n, left = (r - 1 + n) % n;
+        long segItems = Math.max(1, model.segmentBytes / ext);
+        Buf tmp = temp(type, Math.min(maxChunk, 2 * segItems) * ext);
+        for (int s = 0; s < n - 1; s++) {
+            int sendChunk = (r - s + n) % n;
+            int recvChunk = (r - s - 1 + 2 * n) % n;
+            long sFrom = at[sendChunk], sTo = at[sendChunk + 1];
+            long rFrom = at[recvChunk], rTo = at[recvChunk + 1];
+            // Segments: send all of the chunk at once; receive segment by segment, reducing each
+            // while the next is in flight (two temporaries alternate).
+            CollOp send = sTo > sFrom ? ch.isend(right, tag, buf, sFrom * ext, (sTo - sFrom) * ext) : null;
+            long segs = (rTo - rFrom + segItems - 1) / segItems;
+            CollOp prev = null;
+            long prevFrom = 0, prevItems = 0, prevSlot = 0;
+            for (long g = 0; g < segs; g++) {
+                long from = rFrom + g * segItems;
+                long items = Math.min(segItems, rTo - from);
+                long slot = (g & 1) * segItems;
+                CollOp cur = ch.irecv(left, tag, tmp, slot * ext, items * ext);
+                if (prev != null) {
+                    ch.waitAll(prev);
+                    reduceInto(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
+                }
+                prev = cur;
+                prevFrom = from;
+                prevItems = items;
+                prevSlot = slot;
+            }
+            if (prev != null) {
+                ch.waitAll(prev);
+                reduceInto(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
+            }
+            ch.waitAll(send);
+        }
+        // Rank r now holds chunk (r+1) complete; circulate.
+        for (int s = 0; s < n - 1; s++) {
+            int sendChunk = (r + 1 - s + n) % n;
+            int recvChunk = (r - s + n) % n;
+            ch.sendRecv(right, buf, at[sendChunk] * ext, (at[sendChunk + 1] - at[sendChunk]) * ext,
+                    left, buf, at[recvChunk] * ext, (at[recvChunk + 1] - at[recvChunk]) * ext, tag);
+        }
+    }
+
+    /**
+     * Many buffers in one operation: they are packed into one temporary, reduced once (so the
+     * per-message cost is paid once, not per buffer), and unpacked.
+     */
+    public void allReduceMany(Buf[] s, Buf[] r, int[] counts, TypeDesc type, OpDesc op) {
+        long total = 0;
+        for (int c : counts) total += c;
+        if (total > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, "allReduce of buffers: " + total + " items in total");
+        }
+        Buf packed = temp(type, total * type.extent);
+        long at = 0;
+        for (int i = 0; i < counts.length; i++) {
+            long len = bytes(counts[i], type);
+            copy(s[i] == Buf.IN_PLACE ? r[i] : s[i], 0, packed, at, len);
+            at += len;
+        }
+        allReduce(Buf.IN_PLACE, packed, (int) total, type, op);
+        at = 0;
+        for (int i = 0; i < counts.length; i++) {
+            long len = bytes(counts[i], type);
+            copy(packed, at, r[i], 0, len);
+            at += len;
+        }
+    }
+
+    // =====================================================================================
+    // Gather / scatter: the root exchanges with every rank directly (linear). Blocks are
+    // (count x extent) bytes; block i of the root's buffer belongs to rank i.
+    // =====================================================================================
+
+    public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        int n = ch.size();
+        int[] counts = new int[n], displs = new int[n];
+        if (ch.rank() == root) {
+            for (int i = 0; i < n; i++) {
+                counts[i] = rc;
+                displs[i] = i * rc;
+            }
+        }
+        gatherv(s, sc, st, r, counts, displs, rt, root);
+    }
+
+    public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
+        int n = ch.size(), me = ch.rank(), tag = tag();
+        if (me != root) {
+            ch.send(root, tag, s, 0, bytes(sc, st));
+            return;
+        }
+        long ext = rt.extent;
+        CollOp[] ops = new CollOp[n];
+        for (int i = 0; i < n; i++) {
+            if (i == me) continue;
+            ops[i] = ch.irecv(i, tag, r, (long) displs[i] * ext, (long) rcounts[i] * ext);
+        }
+        if (s != Buf.IN_PLACE) copy(s, 0, r, (long) displs[me] * ext, bytes(sc, st));
+        ch.waitAll(ops);
+    }
+
+    public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        int n = ch.size();
+        int[] counts = new int[n], displs = new int[n];
+        if (ch.rank() == root) {
+            for (int i = 0; i < n; i++) {
+                counts[i] = sc;
+                displs[i] = i * sc;
+            }
+        }
+        scatterv(s, counts, displs, st, r, rc, rt, root);
+    }
+
+    public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        int n = ch.size(), me = ch.rank(), tag = tag();
+        if (me != root) {
+            ch.recv(root, tag, r, 0, bytes(rc, rt));
+            return;
+        }
+        long ext = st.extent;
+        CollOp[] ops = new CollOp[n];
+        for (int i = 0; i < n; i++) {
+            if (i == me) continue;
+            ops[i] = ch.isend(i, tag, s, (long) displs[i] * ext, (long) scounts[i] * ext);
+        }
+        if (r != Buf.IN_PLACE) copy(s, (long) displs[me] * ext, r, 0, (long) scounts[me] * ext);
+        ch.waitAll(ops);
+    }
+
+    // =====================================================================================
+    // Allgather
+    // =====================================================================================
+
+    public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        int n = ch.size();
+        int[] counts = new int[n], displs = new int[n];
+        for (int i = 0; i < n; i++) {
+            counts[i] = rc;
+            displs[i] = i * rc;
+        }
+        allGatherv(s, sc, st, r, counts, displs, rt);
+    }
+
+    /**
+     * Ring: every rank first puts its own block in place; in step s it passes on the block it
+     * received in step s-1 (its own in step 0). n-1 steps, each moving one block per rank.
+     */
+    public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        int n = ch.size(), me = ch.rank();
+        long ext = rt.extent;
+        if (s != Buf.IN_PLACE) copy(s, 0, r, (long) displs[me] * ext, bytes(sc, st));
+        if (n == 1) return;
+        int tag = tag();
+        int right = (me + 1) % n, left = (me - 1 + n) % n;
+        for (int step = 0; step < n - 1; step++) {
+            int sb = (me - step + n) % n, rb = (me - step - 1 + 2 * n) % n;
+            ch.sendRecv(right, r, (long) displs[sb] * ext, (long) rcounts[sb] * ext,
+                    left, r, (long) displs[rb] * ext, (long) rcounts[rb] * ext, tag);
+        }
+    }
+
+    // =====================================================================================
+    // All-to-all: pairwise exchange. In step k rank r sends its block for r+k and receives
+    // the block from r-k; n-1 steps, one peer each, so no rank is flooded.
+    // =====================================================================================
+
+    public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        int n = ch.size();
+        int[] scounts = new int[n], sdispls = new int[n], rcounts = new int[n], rdispls = new int[n];
+        for (int i = 0; i < n; i++) {
+            scounts[i] = sc;
+            sdispls[i] = i * sc;
+            rcounts[i] = rc;
+            rdispls[i] = i * rc;
+        }
+        allToAllv(s, scounts, sdispls, st, r, rcounts, rdispls, rt);
+    }
+
+    public void allToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd, TypeDesc rt) {
+        int n = ch.size(), me = ch.rank();
+        long rext = rt.extent;
+        Buf src = s;
+        long sext = st == null ? rext : st.extent;
+        if (s == Buf.IN_PLACE) {
+            // Send from a copy: the receive buffer is overwritten while blocks still leave it.
+            long end = 0;
+            for (int i = 0; i < n; i++) end = Math.max(end, ((long) rd[i] + rc[i]) * rext);
+            src = temp(rt, end);
+            copy(r, 0, src, 0, end);
+            sc = rc;
+            sd = rd;
+            sext = rext;
+        }
+        copy(src, (long) sd[me] * sext, r, (long) rd[me] * rext, (long) sc[me] * sext);
+        if (n == 1) return;
+        int tag = tag();
+        for (int k = 1; k < n; k++) {
+            int to = (me + k) % n, from = (me - k + n) % n;
+            ch.sendRecv(to, src, (long) sd[to] * sext, (long) sc[to] * sext,
+                    from, r, (long) rd[from] * rext, (long) rc[from] * rext, tag);
+        }
+    }
+
+    // =====================================================================================
+    // Reduce-scatter
+    // =====================================================================================
+
+    public void reduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        int n = ch.size();
+        int[] counts = new int[n];
+        java.util.Arrays.fill(counts, rcount);
+        reduceScatter(s, r, counts, type, op);
+    }
+
+    /**
+     * Commutative ops: a ring over the blocks — in step s rank r sends its running sum of block
+     * (r-s-1) to r+1 and adds the one it receives for block (r-s-2); after n-1 steps block r is
+     * complete at rank r. Non-commutative ops: reduce in rank order at rank 0, then scatter.
+     */
+    public void reduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        int n = ch.size(), me = ch.rank();
+        long ext = type.extent;
+        long[] at = new long[n + 1];
+        for (int i = 0; i < n; i++) at[i + 1] = at[i] + rcounts[i];
+        int total = (int) at[n];
+        Buf work = temp(type, total * ext);
+        copy(s == Buf.IN_PLACE ? r : s, 0, work, 0, total * ext);
+        if (n > 1 && op.commutative) {
+            int tag = tag();
+            int right = (me + 1) % n, left = (me - 1 + n) % n;
+            long maxBlock = 0;
+            for (int c : rcounts) maxBlock = Math.max(maxBlock, c);
+            Buf tmp = temp(type, maxBlock * ext);
+            for (int step = 0; step < n - 1; step++) {
+                int sb = (me - step - 1 + 2 * n) % n;
+                int rb = (me - step - 2 + 2 * n) % n;
+                ch.sendRecv(right, work, at[sb] * ext, (at[sb + 1] - at[sb]) * ext,
+                        left, tmp, 0, (at[rb + 1] - at[rb]) * ext, tag);
+                reduceInto(op, type, tmp, 0, work, at[rb] * ext, at[rb + 1] - at[rb]);
+            }
+        } else if (n > 1) {
+            Buf full = temp(type, total * ext);
+            reduce(work, full, total, type, op, 0);
+            int[] displs = new int[n];
+            for (int i = 0; i < n; i++) displs[i] = (int) at[i];
+            scatterv(full, rcounts, displs, type, work, rcounts[me], type, 0);
+            copy(work, 0, r, 0, rcounts[me] * ext);
+            return;
+        }
+        copy(work, at[me] * ext, r, 0, rcounts[me] * ext);
+    }
+
+    // =====================================================================================
+    // Scans: a chain. Rank r receives the prefix of ranks 0..r-1 from r-1, combines it with its
+    // own data (prefix first, keeping rank order) and passes the new prefix to r+1.
+    // =====================================================================================
+
+    public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        scanChain(s, r, count, type, op, false);
+    }
+
+    public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        scanChain(s, r, count, type, op, true);
+    }
+
+    private void scanChain(Buf s, Buf r, int count, TypeDesc type, OpDesc op, boolean exclusive) {
+        int n = ch.size(), me = ch.rank();
+        long len = bytes(count, type);
+        Buf mine = temp(type, len);
+        copy(s == Buf.IN_PLACE ? r : s, 0, mine, 0, len);
+        if (n == 1) {
+            if (!exclusive) copy(mine, 0, r, 0, len);
+            return;
+        }
+        int tag = tag();
+        Buf prefix = mine;
+        if (me > 0) {
+            Buf before = temp(type, len);
+            ch.recv(me - 1, tag, before, 0, len);
+            if (exclusive) copy(before, 0, r, 0, len);
+            reduceInto(op, type, before, 0, mine, 0, count); // before op mine
+            prefix = mine;
+        }
+        if (!exclusive) copy(prefix, 0, r, 0, len);
+        if (me < n - 1) ch.send(me + 1, tag, prefix, 0, len);
+    }
+
+    // =====================================================================================
+    // Non-blocking: the same schedules on a worker thread of this communicator, started in
+    // call order; the tag is taken at call time on the caller's thread.
+    // =====================================================================================
+
+    private synchronized ExecutorService worker() {
+        if (worker == null) {
+            worker = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mpi4j-collectives");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return worker;
+    }
+
+    /** Stops the worker (communicator freed); running collectives finish first. */
+    public synchronized void shutdown() {
+        if (worker != null) {
+            worker.shutdown();
+            worker = null;
+        }
+    }
+
+    private BackendRequest async(Runnable schedule) {
+        Future<?> f = worker().submit(schedule);
+        return new BackendRequest() {
+            private boolean finished;
+
+            @Override
+            public void waitFor(StatusData status) {
+                if (finished) return;
+                try {
+                    f.get(365, TimeUnit.DAYS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    finished = true;
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException) throw (RuntimeException) c;
+                    throw new MPIException(c);
+                } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+                    throw new MPIException(e);
+                }
+                finished = true;
+                if (status != null) status.set(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false, 0);
+            }
+
+            @Override
+            public boolean test(StatusData status) {
+                if (!finished && !f.isDone()) return false;
+                waitFor(status);
+                return true;
+            }
+
+            @Override
+            public void cancel() {
+            }
+
+            @Override
+            public void free() {
+            }
+        };
+    }
+
+    public BackendRequest iBarrier() {
+        return ordered(Collectives::barrier);
+    }
+
+    public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
+        return ordered(c -> c.bcast(buf, count, type, root));
+    }
+
+    public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        return ordered(c -> c.reduce(s, r, count, type, op, root));
+    }
+
+    public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return ordered(c -> c.allReduce(s, r, count, type, op));
+    }
+
+    public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return ordered(c -> c.gather(s, sc, st, r, rc, rt, root));
+    }
+
+    public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
+                                   int root) {
+        return ordered(c -> c.gatherv(s, sc, st, r, rcounts, displs, rt, root));
+    }
+
+    public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        return ordered(c -> c.scatter(s, sc, st, r, rc, rt, root));
+    }
+
+    public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
+                                    int root) {
+        return ordered(c -> c.scatterv(s, scounts, displs, st, r, rc, rt, root));
+    }
+
+    public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return ordered(c -> c.allGather(s, sc, st, r, rc, rt));
+    }
+
+    public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        return ordered(c -> c.allGatherv(s, sc, st, r, rcounts, displs, rt));
+    }
+
+    public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        return ordered(c -> c.allToAll(s, sc, st, r, rc, rt));
+    }
+
+    public BackendRequest iAllToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd,
+                                     TypeDesc rt) {
+        return ordered(c -> c.allToAllv(s, sc, sd, st, r, rc, rd, rt));
+    }
+
+    public BackendRequest iReduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
+        return ordered(c -> c.reduceScatter(s, r, rcounts, type, op));
+    }
+
+    public BackendRequest iReduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
+        return ordered(c -> c.reduceScatterBlock(s, r, rcount, type, op));
+    }
+
+    public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return ordered(c -> c.scan(s, r, count, type, op));
+    }
+
+    public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        return ordered(c -> c.exScan(s, r, count, type, op));
+    }
+
+    /**
+     * Runs a blocking schedule later on the worker, on a sub-instance whose tags come from a
+     * block reserved now: every rank reserves blocks in the same (call) order, so tags agree
+     * even while blocking collectives run meanwhile on the caller's thread.
+     */
+    private BackendRequest ordered(java.util.function.Consumer<Collectives> schedule) {
+        Collectives sub = new Collectives(ch, model, reserveTags());
+        return async(() -> schedule.accept(sub));
+    }
+
+    private Collectives(CollChannel ch, CostModel model, int firstTag) {
+        this.ch = ch;
+        this.model = model;
+        this.nextTag = firstTag;
+    }
+
+    /** Tags of non-blocking collectives: blocks of 16384 above those of blocking ones. */
+    private static final int NB_TAG_BASE = 0x40000000;
+    private int nbCounter;
+
+    private synchronized int reserveTags() {
+        int base = NB_TAG_BASE + (nbCounter & 0xffff) * 16384;
+        nbCounter++;
+        return base;
+    }
+}

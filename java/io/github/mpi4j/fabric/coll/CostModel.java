@@ -1,0 +1,88 @@
+package io.github.mpi4j.fabric.coll;
+
+/**
+ * Chooses collective algorithms with an alpha-beta model: a message of n bytes costs
+ * alpha + n * beta. For an allreduce over p ranks:
+ * <ul>
+ *   <li>recursive doubling: log2(p) (alpha + n beta + n gamma) — best when alpha dominates;</li>
+ *   <li>Rabenseifner: 2 log2(p) alpha + 2 n (p-1)/p beta + n (p-1)/p gamma;</li>
+ *   <li>ring: 2 (p-1) alpha + 2 n (p-1)/p beta + n (p-1)/p gamma — same bandwidth term, more
+ *       latency, but works on any p without the excess-rank step and pipelines well.</li>
+ * </ul>
+ * alpha and beta default to values measured on shared memory here and can be overridden
+ * ({@code MPI4J_COLL_ALPHA_US}, {@code MPI4J_COLL_BETA_NS_PER_KB}); an algorithm can be forced
+ * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring} (tests use this).
+ */
+public final class CostModel {
+    public enum AllReduce { RECURSIVE_DOUBLING, RABENSEIFNER, RING }
+
+    /** Latency per message, seconds. */
+    final double alpha;
+    /** Time per byte moved, seconds. */
+    final double beta;
+    /** Time per byte reduced, seconds. */
+    final double gamma;
+    /** Pipelining segment of the ring allreduce, bytes. */
+    final long segmentBytes;
+    private final AllReduce forcedAllReduce;
+    private final Boolean forcedBcastLarge;
+
+    CostModel(double alpha, double beta, double gamma, long segmentBytes, AllReduce forcedAllReduce,
+              Boolean forcedBcastLarge) {
+        this.alpha = alpha;
+        this.beta = beta;
+        this.gamma = gamma;
+        this.segmentBytes = segmentBytes;
+        this.forcedAllReduce = forcedAllReduce;
+        this.forcedBcastLarge = forcedBcastLarge;
+    }
+
+    static CostModel fromSettings() {
+        double alpha = setting("MPI4J_COLL_ALPHA_US", 2.0) * 1e-6;
+        double beta = setting("MPI4J_COLL_BETA_NS_PER_KB", 150.0) * 1e-9 / 1024;
+        double gamma = setting("MPI4J_COLL_GAMMA_NS_PER_KB", 100.0) * 1e-9 / 1024;
+        long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", 256) * 1024;
+        String ar = text("MPI4J_ALLREDUCE");
+        AllReduce forced = ar == null ? null : AllReduce.valueOf(ar.trim().toUpperCase());
+        String bc = text("MPI4J_BCAST");
+        Boolean large = bc == null ? null : bc.trim().equalsIgnoreCase("scatter_allgather");
+        return new CostModel(alpha, beta, gamma, Math.max(8, seg), forced, large);
+    }
+
+    private static String text(String name) {
+        String v = System.getProperty(name.toLowerCase().replace('_', '.'));
+        return v != null ? v : System.getenv(name);
+    }
+
+    private static double setting(String name, double dflt) {
+        String v = text(name);
+        try {
+            return v == null ? dflt : Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    AllReduce allReduce(long bytes, int p, int count) {
+        if (forcedAllReduce != null) return forcedAllReduce;
+        double logp = Math.ceil(Math.log(p) / Math.log(2));
+        double frac = (p - 1.0) / p;
+        // Non-powers of two pay the excess-rank step (two extra full-message transfers).
+        double excess = Integer.bitCount(p) == 1 ? 0 : 2 * (alpha + bytes * beta);
+        double rd = logp * (alpha + bytes * (beta + gamma)) + excess;
+        double rab = 2 * logp * alpha + 2 * bytes * frac * beta + bytes * frac * gamma + excess;
+        double ring = 2 * (p - 1) * alpha + 2 * bytes * frac * beta + bytes * frac * gamma;
+        if (count < p) return AllReduce.RECURSIVE_DOUBLING;
+        if (rd <= rab && rd <= ring) return AllReduce.RECURSIVE_DOUBLING;
+        return rab <= ring ? AllReduce.RABENSEIFNER : AllReduce.RING;
+    }
+
+    /** Scatter + allgather instead of a binomial tree for a broadcast of {@code bytes}. */
+    boolean bcastScatterAllgather(long bytes, int p) {
+        if (forcedBcastLarge != null) return forcedBcastLarge;
+        double logp = Math.ceil(Math.log(p) / Math.log(2));
+        double tree = logp * (alpha + bytes * beta);
+        double sag = (p - 1 + p - 1) * alpha + 2 * bytes * (p - 1.0) / p * beta;
+        return p > 2 && sag < tree;
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.mpi4j.api;
+
+import io.github.mpi4j.testing.SuiteRunner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+/** Tier 1: the API suites on the fabric with ranks as threads of one JVM, sizes 1 to 16. */
+class FabricThreadsTest {
+    private static final int[] SIZES = {1, 2, 3, 4, 5, 7, 8, 16};
+
+    @TestFactory
+    Stream<DynamicNode> pointToPoint() {
+        return SuiteRunner.threads(P2pSuite.class, SIZES);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> collectives() {
+        return SuiteRunner.threads(CollectiveSuite.class, SIZES);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> communicators() {
+        return SuiteRunner.threads(CommSuite.class, SIZES);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> errors() {
+        return SuiteRunner.threads(ErrorSuite.class, 1, 2, 3);
+    }
+}
