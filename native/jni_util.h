@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* How a buffer argument is passed from Java (see MpiComm.java). */
-enum { BUF_ARRAY = 0, BUF_DIRECT = 1, BUF_IN_PLACE = 2, BUF_NONE = 3 };
+enum { BUF_ARRAY = 0, BUF_DIRECT = 1, BUF_IN_PLACE = 2, BUF_NONE = 3, BUF_RAW = 4 };
 
 typedef struct {
     jobject obj;   /* the array or direct buffer */

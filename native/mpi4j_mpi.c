@@ -67,6 +67,12 @@ void set_status(JNIEnv *env, jobject status, MPI_Status *s) {
 void arg_buf(ubuf *b, jobject obj, jint mode, jlong off) {
     ubuf_init(b, obj, mode, off);
     if (mode == BUF_IN_PLACE) b->ptr = MPI_IN_PLACE;
+    if (mode == BUF_RAW) b->ptr = (void *)(intptr_t)off; /* an address Java already knows */
+}
+
+JNIEXPORT jlong JNICALL JNI_FN(address0)(JNIEnv *env, jclass cls, jobject buf) {
+    (void)cls;
+    return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buf);
 }
 
 /* ---- initialization ------------------------------------------------------------------- */

@@ -44,6 +44,7 @@ JNIEXPORT void JNICALL JNI_FN(recv0)(JNIEnv *env, jclass cls, jlong comm, jobjec
 /* Non-blocking and persistent calls take only direct memory (Java stages arrays), which stays
  * valid while the request runs. */
 static void *direct_ptr(JNIEnv *env, jobject buf, jint mode, jlong off) {
+    if (mode == BUF_RAW) return (void *)(intptr_t)off;
     if (mode == BUF_NONE || buf == NULL) return NULL;
     void *p = (*env)->GetDirectBufferAddress(env, buf);
     if (p == NULL) {
@@ -228,21 +229,25 @@ static int all_complete(JNIEnv *env, jlongArray requests, jobjectArray statuses,
     jlong *raw;
     MPI_Request *r = load_requests(env, requests, &n, &raw);
     if (r == NULL) return 0;
-    MPI_Status *s = malloc(sizeof(MPI_Status) * (size_t)(n > 0 ? n : 1));
-    if (s == NULL) {
-        free(r);
-        free(raw);
-        throw_other(env, "MPI_Waitall: out of memory");
-        return 0;
+    /* Without a statuses array nobody looks at them: let MPI skip filling them. */
+    MPI_Status *s = MPI_STATUSES_IGNORE;
+    if (statuses != NULL) {
+        s = malloc(sizeof(MPI_Status) * (size_t)(n > 0 ? n : 1));
+        if (s == NULL) {
+            free(r);
+            free(raw);
+            throw_other(env, "MPI_Waitall: out of memory");
+            return 0;
+        }
+        for (jsize i = 0; i < n; i++) s[i].MPI_ERROR = MPI_SUCCESS;
     }
-    for (jsize i = 0; i < n; i++) s[i].MPI_ERROR = MPI_SUCCESS;
     int flag = 1;
     int rc = blocking ? MPI_Waitall((int)n, r, s) : MPI_Testall((int)n, r, &flag, s);
     store_requests(env, requests, r, raw, n);
-    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
-        if (flag) set_statuses(env, statuses, s, (int)n);
+    if (statuses != NULL) {
+        if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && flag) set_statuses(env, statuses, s, (int)n);
+        free(s);
     }
-    free(s);
     if (mpi_failed(env, rc, blocking ? "MPI_Waitall" : "MPI_Testall")) return 0;
     return flag;
 }

@@ -183,8 +183,18 @@ public class Request implements Freeable {
     }
 
     public static void waitAll(Request[] requests) {
-        waitAllStatus(requests);
+        Session s = sessionOf(requests, "Request.waitAll");
+        if (s == null) return;
+        BackendRequest[] b = active(requests);
+        BackendRequest[] before = b.clone();
+        s.backend().waitAll(b, null);
+        for (int i = 0; i < requests.length; i++) {
+            if (before[i] != null) requests[i].finish(EMPTY_DATA);
+        }
     }
+
+    /** Status data for completions whose status nobody asked for. */
+    private static final StatusData EMPTY_DATA = new StatusData();
 
     public static Status[] waitAllStatus(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");

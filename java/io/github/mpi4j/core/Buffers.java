@@ -62,7 +62,7 @@ public final class Buffers {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
                     + buf.getClass().getName());
         }
-        return resolveArray(call, arg, buf, kind, offset, BaseKind.arrayLength(buf), count, type);
+        return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type);
     }
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */

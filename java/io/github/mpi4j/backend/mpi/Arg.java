@@ -19,6 +19,46 @@ final class Arg {
     private ByteBuffer staging;
     private long bytes;
     private boolean copyBack;
+    private boolean threadLocal;
+
+    /**
+     * Small arrays in blocking calls are copied through per-thread native memory instead of being
+     * pinned: a copy of up to this many bytes costs less than the JNI calls of pinning.
+     */
+    static final int SMALL = 1024;
+
+    /** Per thread: two staging areas (a call has at most a send and a receive buffer) and their addresses. */
+    private static final class Local {
+        final ByteBuffer[] bufs = new ByteBuffer[2];
+        final long[] addrs = new long[2];
+
+        Local() {
+            for (int i = 0; i < 2; i++) {
+                bufs[i] = ByteBuffer.allocateDirect(SMALL).order(java.nio.ByteOrder.nativeOrder());
+                addrs[i] = MpiNative.address0(bufs[i]);
+            }
+        }
+    }
+
+    private static final ThreadLocal<Local> LOCAL = ThreadLocal.withInitial(Local::new);
+
+    /**
+     * A blocking-call argument for a small array: copied into this thread's staging area
+     * {@code slot} (0 or 1), passed by address.
+     */
+    static Arg small(Buf b, long bytes, boolean read, boolean write, int slot) {
+        Arg a = new Arg();
+        Local l = LOCAL.get();
+        a.user = b;
+        a.bytes = bytes;
+        a.copyBack = write;
+        a.staging = l.bufs[slot];
+        a.threadLocal = true;
+        a.mode = MpiNative.RAW;
+        a.off = l.addrs[slot];
+        if (read && bytes > 0) BufAccess.get(b, 0, a.staging, 0, (int) bytes);
+        return a;
+    }
 
     private Arg() {
     }
@@ -61,13 +101,31 @@ final class Arg {
         if (staging != null && !copyBack && bytes > 0) BufAccess.get(user, 0, staging, 0, (int) bytes);
     }
 
-    /** After completion: copies staged data back to the array. */
+    /** After completion: copies staged data back to the array (all of it). */
     void complete() {
-        if (staging != null && copyBack && bytes > 0) BufAccess.put(staging, 0, user, 0, (int) bytes);
+        complete(-1);
+    }
+
+    /**
+     * After completion: copies the first {@code received} bytes back to the array (a receive
+     * writes only what arrived); a negative value means the whole staged range.
+     */
+    void complete(long received) {
+        long n = received < 0 ? bytes : Math.min(received, bytes);
+        if (staging != null && copyBack && n > 0) BufAccess.put(staging, 0, user, 0, (int) n);
+    }
+
+    /** Whether completion copies data back (a staged receive buffer). */
+    boolean copiesBack() {
+        return staging != null && copyBack;
     }
 
     /** Returns staging memory to the pool (the operation is over). */
     void release() {
+        if (threadLocal) {
+            staging = null;
+            return;
+        }
         if (staging != null) {
             StagingPool.give(staging);
             staging = null;
@@ -76,8 +134,13 @@ final class Arg {
 
     /** complete() then release(), for blocking calls. */
     void done() {
+        done(-1);
+    }
+
+    /** complete(received) then release(), for blocking receives. */
+    void done(long received) {
         if (staging != null) {
-            complete();
+            complete(received);
             release();
         }
     }

@@ -190,16 +190,26 @@ public final class MpiBackend implements Backend {
     }
 
     /** After a native multi-completion: finish the requests whose handle MPI set to null. */
-    private static void finishCompleted(BackendRequest[] requests, long[] before, long[] after, boolean[] done) {
+    private static void finishCompleted(BackendRequest[] requests, long[] before, long[] after,
+                                        StatusData[] statuses) {
         for (int i = 0; i < requests.length; i++) {
-            if (requests[i] == null || before[i] == 0) continue;
-            MpiRequest r = (MpiRequest) requests[i];
-            boolean completed = done != null ? done[i] : after[i] == 0;
-            if (completed) {
-                r.completed();
-                requests[i] = null;
+            if (requests[i] == null || before[i] == 0 || after[i] != 0) continue;
+            ((MpiRequest) requests[i]).completed(statuses == null ? null : statuses[i]);
+            requests[i] = null;
+        }
+    }
+
+    /** The statuses a multi-completion must collect: the caller's, or our own when a staged receive needs them. */
+    private static StatusData[] statusesFor(BackendRequest[] requests, StatusData[] statuses) {
+        if (statuses != null) return statuses;
+        for (BackendRequest r : requests) {
+            if (r != null && ((MpiRequest) r).needsStatus()) {
+                StatusData[] own = new StatusData[requests.length];
+                for (int i = 0; i < own.length; i++) own[i] = new StatusData();
+                return own;
             }
         }
+        return null;
     }
 
     @Override
@@ -209,18 +219,20 @@ public final class MpiBackend implements Backend {
             Backend.super.waitAll(requests, statuses);
             return;
         }
+        StatusData[] st = statusesFor(requests, statuses);
         long[] before = h.clone();
-        MpiNative.waitAll0(h, statuses);
-        finishCompleted(requests, before, h, null);
+        MpiNative.waitAll0(h, st);
+        finishCompleted(requests, before, h, st);
     }
 
     @Override
     public boolean testAll(BackendRequest[] requests, StatusData[] statuses) {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.testAll(requests, statuses);
+        StatusData[] st = statusesFor(requests, statuses);
         long[] before = h.clone();
-        boolean all = MpiNative.testAll0(h, statuses);
-        if (all) finishCompleted(requests, before, h, null);
+        boolean all = MpiNative.testAll0(h, st);
+        if (all) finishCompleted(requests, before, h, st);
         return all;
     }
 
@@ -228,8 +240,9 @@ public final class MpiBackend implements Backend {
     public int waitAny(BackendRequest[] requests, StatusData status) {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.waitAny(requests, status);
-        int i = MpiNative.waitAny0(h, status);
-        if (i >= 0) ((MpiRequest) requests[i]).completed();
+        StatusData s = status != null ? status : new StatusData();
+        int i = MpiNative.waitAny0(h, s);
+        if (i >= 0) ((MpiRequest) requests[i]).completed(s);
         return i;
     }
 
@@ -237,8 +250,9 @@ public final class MpiBackend implements Backend {
     public int testAny(BackendRequest[] requests, StatusData status) {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.testAny(requests, status);
-        int i = MpiNative.testAny0(h, status);
-        if (i >= 0) ((MpiRequest) requests[i]).completed();
+        StatusData s = status != null ? status : new StatusData();
+        int i = MpiNative.testAny0(h, s);
+        if (i >= 0) ((MpiRequest) requests[i]).completed(s);
         return i;
     }
 
@@ -261,7 +275,7 @@ public final class MpiBackend implements Backend {
         int n = blocking ? MpiNative.waitSome0(h, idx, statuses) : MpiNative.testSome0(h, idx, statuses);
         if (n < 0) return null;
         int[] out = java.util.Arrays.copyOf(idx, n);
-        for (int i : out) ((MpiRequest) requests[i]).completed();
+        for (int j = 0; j < n; j++) ((MpiRequest) requests[out[j]]).completed(statuses == null ? null : statuses[j]);
         return out;
     }
 

@@ -40,8 +40,15 @@ final class MpiComm implements BackendComm {
         return t == null ? 0 : Buffers.spanBytes(count, t);
     }
 
-    /** Blocking-call argument: arrays are pinned unless pinning is off or a user op may call back. */
-    private Arg blocking(Buf b, long bytes, boolean read, boolean write, boolean userOp) {
+    /**
+     * Blocking-call argument: small arrays go through per-thread staging, larger ones are pinned
+     * unless pinning is off or a user op may call back; {@code slot} picks the staging area.
+     */
+    private Arg blocking(Buf b, long bytes, boolean read, boolean write, boolean userOp, int slot) {
+        if (b != null && b != Buf.IN_PLACE && bytes <= Arg.SMALL && b.isArray()
+                && b.kind != io.github.mpi4j.spi.BaseKind.OBJECT) {
+            return Arg.small(b, bytes, read, write, slot);
+        }
         return Arg.of(b, bytes, read, write, !backend.pinArrays || userOp);
     }
 
@@ -102,18 +109,20 @@ final class MpiComm implements BackendComm {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        Arg a = blocking(buf, bytes(count, type), true, false, false);
+        Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
         MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
         a.done();
     }
 
     @Override
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
-        Arg a = blocking(buf, bytes(count, type), false, true, false);
+        Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
+        long received = 0;
         try {
             MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, status);
+            received = status.bytes;
         } finally {
-            a.done();
+            a.done(received);
         }
     }
 
@@ -148,32 +157,38 @@ final class MpiComm implements BackendComm {
     private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
         Arg a = staged(buf, bytes(count, type), false, true);
         long h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
-        return new MpiRequest(h, persistent, buf, -1, a);
+        MpiRequest r = new MpiRequest(h, persistent, buf, -1, a);
+        r.receivesOnly = true;
+        return r;
     }
 
     @Override
     public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
                          int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
-        Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false);
-        Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false);
+        Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false, 0);
+        Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false, 1);
+        long received = 0;
         try {
             MpiNative.sendRecv0(handle, s.obj, s.mode, s.off, sendCount, backend.type(sendType), dest, sendTag,
                     r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, status);
+            received = status.bytes;
         } finally {
             s.done();
-            r.done();
+            r.done(received);
         }
     }
 
     @Override
     public void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag, int source, int recvTag,
                                 StatusData status) {
-        Arg a = blocking(buf, bytes(count, type), true, true, false);
+        Arg a = blocking(buf, bytes(count, type), true, true, false, 0);
+        long received = 0;
         try {
             MpiNative.sendRecvReplace0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, sendTag, source,
                     recvTag, status);
+            received = status.bytes;
         } finally {
-            a.done();
+            a.done(received);
         }
     }
 
@@ -202,9 +217,9 @@ final class MpiComm implements BackendComm {
         boolean userOp = userSlot >= 0;
         // A reduction reads the receive buffer only when it is in place.
         boolean readRecv = s == Buf.IN_PLACE;
-        Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, userOp);
+        Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, userOp, 0);
         Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
-                userOp);
+                userOp, 1);
         long h;
         try {
             h = call.run(sa, ra);
@@ -268,7 +283,7 @@ final class MpiComm implements BackendComm {
         boolean isRoot = rank == root;
         long bytes = bytes(count, type);
         // The root's buffer is read, the others' written: model it as a receive buffer.
-        Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false);
+        Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false, 0);
         long h;
         try {
             h = MpiNative.bcast0(handle, a.obj, a.mode, a.off, count, t, root, nb);

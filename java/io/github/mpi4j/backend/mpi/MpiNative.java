@@ -20,6 +20,11 @@ final class MpiNative {
     }
 
     static final int ARRAY = 0, DIRECT = 1, IN_PLACE = 2, NONE = 3;
+    /** The offset is an absolute address (thread-local staging memory whose address is cached). */
+    static final int RAW = 4;
+
+    /** Address of a direct buffer. */
+    static native long address0(ByteBuffer buf);
 
     /** Selectors of {@link #coll0} and {@link #vcoll0}. */
     static final int GATHER = 0, SCATTER = 1, ALLGATHER = 2, ALLTOALL = 3;

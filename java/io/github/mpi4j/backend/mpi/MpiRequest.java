@@ -16,6 +16,11 @@ final class MpiRequest implements BackendRequest {
     private final Object keepAlive;
     /** Slot of a user op whose Java failure must surface at completion, or -1. */
     private final int userOpSlot;
+    /**
+     * A point-to-point receive: only the bytes that arrived may be copied back to a staged
+     * array, so completion needs the status even when the caller does not.
+     */
+    boolean receivesOnly;
 
     MpiRequest(long handle, boolean persistent, Object keepAlive, int userOpSlot, Arg... args) {
         this.handle = handle;
@@ -25,25 +30,35 @@ final class MpiRequest implements BackendRequest {
         this.userOpSlot = userOpSlot;
     }
 
+    /** Whether completion needs the status (a staged receive copies back only what arrived). */
+    boolean needsStatus() {
+        if (!receivesOnly) return false;
+        for (Arg a : args) if (a.copiesBack()) return true;
+        return false;
+    }
+
     @Override
     public void waitFor(StatusData status) {
         if (handle == 0) return;
-        MpiNative.wait0(handle, status);
-        completed();
+        StatusData s = status == null && needsStatus() ? new StatusData() : status;
+        MpiNative.wait0(handle, s);
+        completed(s);
     }
 
     @Override
     public boolean test(StatusData status) {
         if (handle == 0) return true;
-        if (!MpiNative.test0(handle, status)) return false;
-        completed();
+        StatusData s = status == null && needsStatus() ? new StatusData() : status;
+        if (!MpiNative.test0(handle, s)) return false;
+        completed(s);
         return true;
     }
 
     /** Bookkeeping once MPI reports completion (also called by the multi-request waits). */
-    void completed() {
+    void completed(StatusData status) {
+        long received = receivesOnly && status != null ? status.bytes : -1;
         for (Arg a : args) {
-            a.complete();
+            a.complete(received);
             if (!persistent) a.release();
         }
         if (!persistent) handle = 0;

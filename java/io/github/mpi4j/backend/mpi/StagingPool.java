@@ -15,10 +15,16 @@ final class StagingPool {
 
     private static final int MIN_SHIFT = 12;          // 4 KiB
     private static final int MAX_POOLED_SHIFT = 27;   // 128 MiB; larger ones are not kept
-    private static final int KEEP_PER_CLASS = 8;
+    /** Buffers kept per size class: enough for a window of many small requests, a few big ones. */
+    private static int keep(int sizeClass) {
+        return Math.max(8, (64 << 20) >> sizeClass);
+    }
 
     @SuppressWarnings("unchecked")
     private static final ConcurrentLinkedQueue<ByteBuffer>[] FREE = new ConcurrentLinkedQueue[MAX_POOLED_SHIFT + 1];
+
+    private static final java.util.concurrent.atomic.AtomicIntegerArray KEPT =
+            new java.util.concurrent.atomic.AtomicIntegerArray(MAX_POOLED_SHIFT + 1);
 
     static {
         for (int i = 0; i < FREE.length; i++) FREE[i] = new ConcurrentLinkedQueue<>();
@@ -38,7 +44,10 @@ final class StagingPool {
         int c = sizeClass(bytes);
         if (c <= MAX_POOLED_SHIFT) {
             ByteBuffer b = FREE[c].poll();
-            if (b != null) return b;
+            if (b != null) {
+                KEPT.decrementAndGet(c);
+                return b;
+            }
             if (c < 31) return ByteBuffer.allocateDirect(1 << c).order(ByteOrder.nativeOrder());
         }
         return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
@@ -46,8 +55,10 @@ final class StagingPool {
 
     static void give(ByteBuffer b) {
         int c = sizeClass(b.capacity());
-        if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c && FREE[c].size() < KEEP_PER_CLASS) {
+        if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c && KEPT.incrementAndGet(c) <= keep(c)) {
             FREE[c].offer(b);
+        } else if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c) {
+            KEPT.decrementAndGet(c);
         }
     }
 }

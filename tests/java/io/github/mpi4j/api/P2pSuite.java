@@ -352,6 +352,32 @@ public class P2pSuite {
         }
     }
 
+    /** A message shorter than the receive buffer writes only its own bytes (blocking and not). */
+    @RankTest
+    public void shortMessageLeavesRestUntouched(Intracomm comm) {
+        for (int n : new int[] {3, 3000}) {
+            int[] in = new int[n + 5];
+            java.util.Arrays.fill(in, -7);
+            int[] out = new int[n];
+            java.util.Arrays.fill(out, comm.getRank());
+            Request r = comm.iRecv(in, n + 5, MPI.INT, prev(comm), 21);
+            comm.send(out, n, MPI.INT, next(comm), 21);
+            Status s = r.waitStatus();
+            Check.equal(n, s.getCount(MPI.INT), "count");
+            Check.equal(prev(comm), in[n - 1], "last received");
+            for (int i = n; i < n + 5; i++) Check.equal(-7, in[i], "untouched element " + i);
+            java.util.Arrays.fill(in, -7);
+            Request w = comm.iSend(out, n, MPI.INT, next(comm), 22);
+            comm.recv(in, n + 5, MPI.INT, prev(comm), 22);
+            w.waitFor();
+            for (int i = n; i < n + 5; i++) Check.equal(-7, in[i], "untouched element " + i + " (blocking)");
+            java.util.Arrays.fill(in, -7);
+            Request[] rs = {comm.iRecv(in, n + 5, MPI.INT, prev(comm), 23), comm.iSend(out, n, MPI.INT, next(comm), 23)};
+            Request.waitAll(rs);
+            for (int i = n; i < n + 5; i++) Check.equal(-7, in[i], "untouched element " + i + " (waitAll)");
+        }
+    }
+
     /** A receive can be cancelled; the status says so. */
     @RankTest
     public void cancelReceive(Intracomm comm) {

@@ -1,0 +1,184 @@
+package io.github.mpi4j.bench;
+
+import java.nio.DoubleBuffer;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * OSU-style micro-benchmarks over the mpi4j API (the C twin is bench/osu_c.c; both print the
+ * same lines, so bench/run.sh can compute ratios from one run):
+ * <pre>
+ *   Osu latency|bw|allreduce|bcast array|direct [maxBytes]
+ * </pre>
+ * <ul>
+ *   <li>latency: one-way time of a ping-pong between ranks 0 and 1 (half the round trip), µs;</li>
+ *   <li>bw: rank 0 sends a window of 64 non-blocking messages, rank 1 receives them and
+ *       acknowledges; MB/s (10^6 bytes per second);</li>
+ *   <li>allreduce (doubles, SUM) and bcast: average time per call over all ranks (the max of
+ *       the ranks' averages), µs.</li>
+ * </ul>
+ * Output: {@code RESULT <test> <kind> <bytes> <value>} on rank 0. Every size is warmed up
+ * (JIT and caches) before it is timed.
+ */
+public final class Osu {
+    private Osu() {
+    }
+
+    private static final int WINDOW = 64;
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        String test = args.length > 0 ? args[0] : "latency";
+        boolean direct = args.length > 1 && args[1].equals("direct");
+        long max = args.length > 2 ? Long.parseLong(args[2]) : 16L << 20;
+        Intracomm comm = MPI.COMM_WORLD;
+        String kind = direct ? "direct" : "array";
+        long minBytes = test.equals("allreduce") ? 8 : 1;
+        warmUp(comm, test, direct, minBytes);
+        for (long size = minBytes; size <= max; size *= 2) {
+            double value;
+            switch (test) {
+                case "latency": value = latency(comm, (int) size, direct); break;
+                case "bw": value = bandwidth(comm, (int) size, direct); break;
+                case "allreduce": value = allreduce(comm, (int) size, direct); break;
+                case "bcast": value = bcast(comm, (int) size, direct); break;
+                default: throw new IllegalArgumentException("unknown test " + test);
+            }
+            if (comm.getRank() == 0) {
+                System.out.println(String.format(Locale.ROOT, "RESULT %s %s %d %.4f", test, kind, size, value));
+            }
+        }
+        MPI.Finalize();
+    }
+
+    /**
+     * Runs the test on small and medium sizes for about two seconds so the JIT has compiled the
+     * whole call path (C2) before anything is timed, then pauses briefly.
+     */
+    private static void warmUp(Intracomm comm, String test, boolean direct, long minBytes) {
+        long until = System.nanoTime() + 2_000_000_000L;
+        boolean more = true;
+        while (more) {
+            for (long size = minBytes; size <= 4096; size *= 8) {
+                switch (test) {
+                    case "latency": latency(comm, (int) size, direct); break;
+                    case "bw": bandwidth(comm, (int) size, direct); break;
+                    case "allreduce": allreduce(comm, (int) size, direct); break;
+                    default: bcast(comm, (int) size, direct);
+                }
+            }
+            // Every rank must agree on stopping, or the collectives would not match.
+            int[] go = {System.nanoTime() < until ? 1 : 0};
+            comm.bcast(go, 1, MPI.INT, 0);
+            more = go[0] == 1;
+        }
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        comm.barrier();
+    }
+
+    /** Iterations for a message size: many for small messages, fewer for large ones. */
+    static int iterations(long size, int small) {
+        if (size <= 8192) return small;
+        return (int) Math.max(20, Math.min(small, (64L << 20) / size));
+    }
+
+    private static Object bytes(int n, boolean direct) {
+        return direct ? MPI.newByteBuffer(Math.max(n, 1)) : new byte[Math.max(n, 1)];
+    }
+
+    private static double latency(Intracomm comm, int size, boolean direct) {
+        int rank = comm.getRank();
+        Object buf = bytes(size, direct);
+        int iters = iterations(size, 10000);
+        int warm = Math.max(iters / 2, size <= 8192 ? 5000 : 10);
+        double t = 0;
+        for (int phase = 0; phase < 2; phase++) {
+            int n = phase == 0 ? warm : iters;
+            comm.barrier();
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                if (rank == 0) {
+                    comm.send(buf, size, MPI.BYTE, 1, 1);
+                    comm.recv(buf, size, MPI.BYTE, 1, 1);
+                } else if (rank == 1) {
+                    comm.recv(buf, size, MPI.BYTE, 0, 1);
+                    comm.send(buf, size, MPI.BYTE, 0, 1);
+                }
+            }
+            t = (System.nanoTime() - start) / 1e3 / (2.0 * n);
+        }
+        return t;
+    }
+
+    private static double bandwidth(Intracomm comm, int size, boolean direct) {
+        int rank = comm.getRank();
+        Object[] bufs = new Object[WINDOW];
+        for (int w = 0; w < WINDOW; w++) bufs[w] = bytes(size, direct);
+        int[] ack = new int[1];
+        Request[] reqs = new Request[WINDOW];
+        int iters = (int) Math.max(10, Math.min(2000, (256L << 20) / ((long) size * WINDOW)));
+        double mbps = 0;
+        for (int phase = 0; phase < 2; phase++) {
+            int n = phase == 0 ? Math.max(10, iters / 4) : iters;
+            comm.barrier();
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                if (rank == 0) {
+                    for (int w = 0; w < WINDOW; w++) reqs[w] = comm.iSend(bufs[w], size, MPI.BYTE, 1, 2);
+                    Request.waitAll(reqs);
+                    comm.recv(ack, 1, MPI.INT, 1, 3);
+                } else if (rank == 1) {
+                    for (int w = 0; w < WINDOW; w++) reqs[w] = comm.iRecv(bufs[w], size, MPI.BYTE, 0, 2);
+                    Request.waitAll(reqs);
+                    comm.send(ack, 1, MPI.INT, 0, 3);
+                }
+            }
+            double secs = (System.nanoTime() - start) / 1e9;
+            mbps = (double) size * WINDOW * n / secs / 1e6;
+        }
+        return mbps;
+    }
+
+    private static double allreduce(Intracomm comm, int size, boolean direct) {
+        int count = size / 8;
+        Object send, recv;
+        if (direct) {
+            DoubleBuffer s = MPI.newDoubleBuffer(count);
+            for (int i = 0; i < count; i++) s.put(i, i);
+            send = s;
+            recv = MPI.newDoubleBuffer(count);
+        } else {
+            double[] s = new double[count];
+            for (int i = 0; i < count; i++) s[i] = i;
+            send = s;
+            recv = new double[count];
+        }
+        int iters = iterations(size, 2000);
+        return timed(comm, iters, () -> comm.allReduce(send, recv, count, MPI.DOUBLE, MPI.SUM));
+    }
+
+    private static double bcast(Intracomm comm, int size, boolean direct) {
+        Object buf = bytes(size, direct);
+        int iters = iterations(size, 2000);
+        return timed(comm, iters, () -> comm.bcast(buf, size, MPI.BYTE, 0));
+    }
+
+    /** Average µs per call after a warm-up, as the maximum over ranks. */
+    private static double timed(Intracomm comm, int iters, Runnable call) {
+        int warm = Math.max(10, iters / 2);
+        for (int i = 0; i < warm; i++) call.run();
+        comm.barrier();
+        long start = System.nanoTime();
+        for (int i = 0; i < iters; i++) call.run();
+        double[] mine = {(System.nanoTime() - start) / 1e3 / iters};
+        double[] worst = new double[1];
+        comm.reduce(mine, worst, 1, MPI.DOUBLE, MPI.MAX, 0);
+        return worst[0];
+    }
+}
