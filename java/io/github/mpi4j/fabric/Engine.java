@@ -37,7 +37,7 @@ import mpi.MPIException;
  * wait from then on with an exception naming it.
  */
 final class Engine implements FrameSink {
-    static final int EAGER = 1, RTS = 2, CTS = 3, DATA = 4, ACK = 5;
+    static final int EAGER = 1, RTS = 2, CTS = 3, DATA = 4, ACK = 5, BYE = 6;
     static final int FLAG_SYNC = 1;
 
     /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
@@ -130,8 +130,8 @@ final class Engine implements FrameSink {
     private long nextId = 1;
     private final long timeoutNanos;
     private volatile String failure;
-    /** The receive matched by the header being delivered (onHeader to onFrame). */
-    private RecvOp delivering;
+    /** Peers that said goodbye (finalized): their connection closing is no failure. */
+    private final boolean[] departed;
     private long lastPeerCheck;
 
     @SuppressWarnings("unchecked")
@@ -140,6 +140,7 @@ final class Engine implements FrameSink {
         this.size = transportOf.length;
         this.transportOf = transportOf;
         this.outq = new ArrayDeque[size];
+        this.departed = new boolean[size];
         for (int i = 0; i < size; i++) outq[i] = new ArrayDeque<>();
         Map<Transport, Boolean> seen = new IdentityHashMap<>();
         for (Transport t : transportOf) if (t != null && seen.put(t, true) == null) transports.add(t);
@@ -321,42 +322,44 @@ final class Engine implements FrameSink {
 
     @Override
     public Target onHeader(int peer, Header h) {
-        delivering = null;
         switch (h.kind) {
             case EAGER: {
-                Queues q = queues(h.ctx);
-                for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
-                    RecvOp op = it.next();
-                    if (op.matches(peer, h.tag)) {
-                        it.remove();
-                        if (h.payloadLen > op.capacity) {
-                            delivering = op; // too long: take the bytes, copy what fits
-                            return null;
-                        }
-                        delivering = op;
-                        return new Target(op.buf, op.off);
-                    }
-                }
-                return null;
+                RecvOp op = takePosted(peer, h);
+                if (op == null) return null;
+                // A message longer than the buffer comes as bytes; what fits is copied in onFrame.
+                return h.payloadLen > op.capacity ? new Target(null, 0, op) : new Target(op.buf, op.off, op);
             }
             case DATA: {
                 Op o = waiting.get(h.a);
                 if (!(o instanceof RecvOp)) return null;
                 RecvOp op = (RecvOp) o;
                 if (h.b + h.payloadLen > op.capacity) return null;
-                return new Target(op.buf, op.off + h.b);
+                return new Target(op.buf, op.off + h.b, op);
             }
             default:
                 return null;
         }
     }
 
+    /** Removes and returns the first posted receive matching a message from {@code peer}. */
+    private RecvOp takePosted(int peer, Header h) {
+        Queues q = queues(h.ctx);
+        for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
+            RecvOp op = it.next();
+            if (op.matches(peer, h.tag)) {
+                it.remove();
+                return op;
+            }
+        }
+        return null;
+    }
+
     @Override
-    public void onFrame(int peer, Header h, byte[] payload) {
+    public void onFrame(int peer, Header h, byte[] payload, Target target) {
         switch (h.kind) {
             case EAGER: {
-                RecvOp op = delivering;
-                delivering = null;
+                // A receive may have been posted while the payload was still arriving.
+                RecvOp op = target != null ? (RecvOp) target.cookie : takePosted(peer, h);
                 if (op != null) {
                     op.source = peer;
                     op.tag = h.tag;
@@ -372,16 +375,9 @@ final class Engine implements FrameSink {
                 break;
             }
             case RTS: {
-                Queues q = queues(h.ctx);
-                for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
-                    RecvOp op = it.next();
-                    if (op.matches(peer, h.tag)) {
-                        it.remove();
-                        accept(op, peer, h, null);
-                        return;
-                    }
-                }
-                q.unexpected.add(new Unexpected(peer, h, null));
+                RecvOp op = takePosted(peer, h);
+                if (op != null) accept(op, peer, h, null);
+                else queues(h.ctx).unexpected.add(new Unexpected(peer, h, null));
                 break;
             }
             case CTS: {
@@ -409,6 +405,9 @@ final class Engine implements FrameSink {
                 if (op != null) op.done = true;
                 break;
             }
+            case BYE:
+                departed[peer] = true;
+                break;
             default:
                 onPeerLost(peer, "sent a malformed frame (kind " + h.kind + ")");
         }
@@ -416,6 +415,7 @@ final class Engine implements FrameSink {
 
     @Override
     public void onPeerLost(int peer, String why) {
+        if (peer >= 0 && departed[peer]) return;
         if (failure == null) failure = peer >= 0 ? "rank " + peer + " " + why : why;
     }
 
@@ -522,6 +522,35 @@ final class Engine implements FrameSink {
             }
             pause(idle);
         }
+    }
+
+    /** Writes every queued frame (before closing: peers may still be waiting for them). */
+    void flush() {
+        long deadline = System.nanoTime() + Math.min(timeoutNanos, 30_000_000_000L);
+        int idle = 0;
+        while (true) {
+            boolean empty = true;
+            lock.lock();
+            try {
+                progress();
+                for (ArrayDeque<OutFrame> q : outq) empty &= q.isEmpty();
+            } finally {
+                lock.unlock();
+            }
+            if (empty || failure != null || System.nanoTime() - deadline > 0) return;
+            pause(++idle);
+        }
+    }
+
+    /** Tells every peer this rank is done (after the final barrier), so its exit is no failure. */
+    void sayGoodbye() {
+        lock.lock();
+        try {
+            for (int p = 0; p < size; p++) if (p != me) control(p, BYE, 0, 0);
+        } finally {
+            lock.unlock();
+        }
+        flush();
     }
 
     void close() {

@@ -251,6 +251,7 @@ public final class FabricBackend implements Backend {
     public void finish() {
         flushBufferedSends();
         world.barrier();
+        engine.sayGoodbye();
         world.free();
         self.free();
         engine.close();

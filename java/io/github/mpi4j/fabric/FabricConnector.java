@@ -1,16 +1,268 @@
 package io.github.mpi4j.fabric;
 
+import io.github.mpi4j.fabric.bootstrap.Auth;
 import io.github.mpi4j.fabric.bootstrap.JobInfo;
+import io.github.mpi4j.fabric.bootstrap.KeyValueStore;
+import io.github.mpi4j.fabric.bootstrap.RendezvousClient;
+import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
+import io.github.mpi4j.fabric.transport.LocalHub;
+import io.github.mpi4j.fabric.transport.ShmTransport;
+import io.github.mpi4j.fabric.transport.TcpTransport;
+import io.github.mpi4j.fabric.transport.Transport;
 import io.github.mpi4j.spi.Backend;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import mpi.MPI;
 import mpi.MPIException;
 
-/** Connects the ranks of a multi-process fabric job. (Transports land next.) */
+/**
+ * Brings up a multi-process fabric job for this rank:
+ * <ol>
+ *   <li>connect to the rendezvous store (rank 0 hosts it when no launcher does);</li>
+ *   <li>publish this rank's node, TCP address and pid, and read everyone's;</li>
+ *   <li>ranks on the same node create their shared-memory inboxes, map each other's, then
+ *       unlink the files (nothing is left in /dev/shm even if a rank crashes later);</li>
+ *   <li>ranks on different nodes (or all, with {@code MPI4J_TRANSPORT=tcp}) connect by TCP, the
+ *       higher rank dialing the lower, each connection authenticated with the job secret.</li>
+ * </ol>
+ */
 final class FabricConnector {
     private FabricConnector() {
     }
 
     static Backend connect(JobInfo job, int required, String reason) {
-        throw MPIException.of(MPI.ERR_OTHER, "multi-process fabric jobs are not available yet");
+        try {
+            return new Connection(job).finish(required, reason);
+        } catch (IOException e) {
+            throw MPIException.of(MPI.ERR_OTHER, "MPI.Init (fabric, rank " + job.rank + "): " + e);
+        }
+    }
+
+    private static String setting(String name, String dflt) {
+        String v = System.getProperty(name.toLowerCase().replace('_', '.'));
+        if (v == null) v = System.getenv(name);
+        return v == null || v.isBlank() ? dflt : v.trim();
+    }
+
+    /** The steps of one rank's connection, with what they share. */
+    private static final class Connection {
+        final JobInfo job;
+        final long deadline;
+        final KeyValueStore store;
+        final RendezvousServer hosted;
+        final String node;
+        final boolean forceTcp;
+        final int ringBytes;
+
+        Connection(JobInfo job) throws IOException {
+            this.job = job;
+            if (job.secret == null) throw new IOException("no job secret (set MPI4J_SECRET or use mpi4jrun)");
+            this.deadline = System.nanoTime() + (long) (Math.min(job.timeoutSeconds, 120) * 1e9);
+            this.node = setting("MPI4J_NODE", hostName());
+            this.forceTcp = "tcp".equalsIgnoreCase(setting("MPI4J_TRANSPORT", "auto"));
+            int ringKb = Integer.parseInt(setting("MPI4J_SHM_RING_KB", "1024"));
+            this.ringBytes = Integer.highestOneBit(Math.max(64, ringKb)) * 1024;
+            boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
+            if (rankZeroHosts) {
+                int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
+                hosted = new RendezvousServer("0.0.0.0", port, job.secret, msg -> System.err.println("mpi4j: " + msg));
+            } else {
+                hosted = null;
+            }
+            this.store = new RendezvousClient(job.rendezvous, job.secret, job.rank, deadline);
+        }
+
+        private long left() {
+            return Math.max(1, deadline - System.nanoTime());
+        }
+
+        private String get(String key) {
+            return new String(store.get(key, left()), StandardCharsets.UTF_8);
+        }
+
+        private void put(String key, String value) {
+            store.put(key, value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        Backend finish(int required, String reason) throws IOException {
+            int n = job.size, me = job.rank;
+            ServerSocketChannel listener = ServerSocketChannel.open();
+            listener.bind(new InetSocketAddress(setting("MPI4J_BIND", "0.0.0.0"), 0), n);
+            String host = setting("MPI4J_ADDR", hostAddress());
+            long pid = ProcessHandle.current().pid();
+            put("addr/" + me, node + "|" + host + "|" + ((InetSocketAddress) listener.getLocalAddress()).getPort()
+                    + "|" + pid);
+
+            String[] nodes = new String[n];
+            String[] hosts = new String[n];
+            int[] ports = new int[n];
+            long[] pids = new long[n];
+            for (int r = 0; r < n; r++) {
+                String[] f = get("addr/" + r).split("\\|");
+                nodes[r] = f[0];
+                hosts[r] = f[1];
+                ports[r] = Integer.parseInt(f[2]);
+                pids[r] = Long.parseLong(f[3]);
+            }
+            Map<String, Integer> nodeIds = new HashMap<>();
+            int[] nodeOf = new int[n];
+            for (int r = 0; r < n; r++) nodeOf[r] = nodeIds.computeIfAbsent(nodes[r], k -> nodeIds.size());
+
+            List<Integer> local = new ArrayList<>();
+            for (int r = 0; r < n; r++) if (nodeOf[r] == nodeOf[me]) local.add(r);
+            boolean useShm = !forceTcp && local.size() > 1;
+
+            Transport[] transports = new Transport[n];
+            transports[me] = new LocalHub(n).endpoint(me);
+            if (useShm) {
+                ShmTransport shm = sharedMemory(local, pids);
+                for (int r : local) if (r != me) transports[r] = shm;
+            }
+            List<TcpTransport.Connection> conns = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                if (r == me || transports[r] != null) continue;
+                conns.add(r < me ? dial(r, hosts[r], ports[r]) : null);
+            }
+            // Accept the higher ranks that dial us.
+            int expected = 0;
+            for (int r = me + 1; r < n; r++) if (transports[r] == null) expected++;
+            conns.removeIf(c -> c == null);
+            conns.addAll(acceptFrom(listener, expected));
+            listener.close();
+            if (!conns.isEmpty()) {
+                TcpTransport tcp = new TcpTransport(n, conns.toArray(new TcpTransport.Connection[0]));
+                for (TcpTransport.Connection c : conns) transports[peerOf(c)] = tcp;
+            }
+            KeyValueStore s = store;
+            RendezvousServer h = hosted;
+            return new FabricBackend(job, transports, nodeOf, required, reason, () -> {
+                s.close();
+                if (h != null) h.close();
+            });
+        }
+
+        /** Creates our inbox, maps the local peers' inboxes, then unlinks our file once all mapped it. */
+        private ShmTransport sharedMemory(List<Integer> local, long[] pids) throws IOException {
+            int me = job.rank;
+            int[] worldOfLocal = local.stream().mapToInt(Integer::intValue).toArray();
+            Path mine = segment(me);
+            ShmTransport.unlink(mine);
+            MappedByteBuffer inbox = ShmTransport.createInbox(mine, worldOfLocal.length, ringBytes);
+            put("shm/" + me, mine.toString());
+            MappedByteBuffer[] outboxes = new MappedByteBuffer[worldOfLocal.length];
+            for (int i = 0; i < worldOfLocal.length; i++) {
+                int r = worldOfLocal[i];
+                outboxes[i] = r == me ? inbox
+                        : ShmTransport.mapInbox(Path.of(get("shm/" + r)), worldOfLocal.length, ringBytes);
+            }
+            put("mapped/" + me, "1");
+            for (int r : worldOfLocal) get("mapped/" + r);
+            ShmTransport.unlink(mine);
+            return new ShmTransport(me, job.size, worldOfLocal, pids, ringBytes, inbox, outboxes);
+        }
+
+        private Path segment(int rank) {
+            return Path.of(setting("MPI4J_SHM_DIR", "/dev/shm"), "mpi4j-" + job.jobId + "-" + rank);
+        }
+
+        private TcpTransport.Connection dial(int peer, String host, int port) throws IOException {
+            IOException last = null;
+            while (System.nanoTime() - deadline < 0) {
+                SocketChannel ch = SocketChannel.open();
+                try {
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    tune(ch);
+                    ch.connect(new InetSocketAddress(host, port));
+                    ch.socket().setSoTimeout(10_000);
+                    Auth.connect(new DataInputStream(ch.socket().getInputStream()),
+                            new DataOutputStream(ch.socket().getOutputStream()), job.secret, job.rank);
+                    return new TcpTransport.Connection(peer, ch);
+                } catch (Auth.Rejected e) {
+                    ch.close();
+                    throw e;
+                } catch (IOException e) {
+                    ch.close();
+                    last = e;
+                    sleep(5);
+                }
+            }
+            throw new IOException("cannot connect to rank " + peer + " at " + host + ":" + port + ": " + last);
+        }
+
+        private List<TcpTransport.Connection> acceptFrom(ServerSocketChannel listener, int expected) throws IOException {
+            List<TcpTransport.Connection> out = new ArrayList<>();
+            listener.configureBlocking(false);
+            while (out.size() < expected) {
+                SocketChannel ch = listener.accept();
+                if (ch == null) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IOException("only " + out.size() + " of " + expected + " higher ranks connected");
+                    }
+                    sleep(1);
+                    continue;
+                }
+                ch.configureBlocking(true);
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                tune(ch);
+                try {
+                    ch.socket().setSoTimeout(10_000);
+                    int peer = Auth.accept(new DataInputStream(ch.socket().getInputStream()),
+                            new DataOutputStream(ch.socket().getOutputStream()), job.secret);
+                    if (peer <= job.rank || peer >= job.size) throw new Auth.Rejected("unexpected rank " + peer);
+                    out.add(new TcpTransport.Connection(peer, ch));
+                } catch (Auth.Rejected e) {
+                    System.err.println("mpi4j: rank " + job.rank + " refused a connection from "
+                            + ch.getRemoteAddress() + ": " + e.getMessage());
+                    ch.close();
+                }
+            }
+            return out;
+        }
+
+        private static void tune(SocketChannel ch) throws IOException {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+        }
+
+        private static void sleep(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static int peerOf(TcpTransport.Connection c) {
+        return c.peer();
+    }
+
+    static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    static String hostAddress() {
+        try {
+            return InetAddress.getLocalHost().getHostAddress();
+        } catch (IOException e) {
+            return "127.0.0.1";
+        }
     }
 }

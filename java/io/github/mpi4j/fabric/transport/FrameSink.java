@@ -5,14 +5,25 @@ import io.github.mpi4j.spi.Buf;
 /** Receives frames from transports (the point-to-point engine). */
 public interface FrameSink {
 
-    /** Where a payload goes: {@code buf} from byte {@code off}. */
+    /**
+     * Where a payload goes: {@code buf} from byte {@code off}; a null {@code buf} asks for the
+     * payload as a byte array. {@code cookie} is the engine's own (the matched operation) and
+     * comes back with the frame, so frames of different transports may interleave.
+     */
     final class Target {
         public final Buf buf;
         public final long off;
+        public final Object cookie;
 
-        public Target(Buf buf, long off) {
+        public Target(Buf buf, long off, Object cookie) {
             this.buf = buf;
             this.off = off;
+            this.cookie = cookie;
+        }
+
+        /** Whether the payload goes to a buffer (else it is delivered as bytes). */
+        public boolean direct() {
+            return buf != null;
         }
     }
 
@@ -23,10 +34,10 @@ public interface FrameSink {
     Target onHeader(int peer, Header h);
 
     /**
-     * The whole frame arrived. {@code payload} holds the bytes when {@link #onHeader} returned
-     * null (else null: they are already in the target).
+     * The whole frame arrived, with the target {@link #onHeader} returned. {@code payload} holds
+     * the bytes when that target was null or not direct (else null: they are in the buffer).
      */
-    void onFrame(int peer, Header h, byte[] payload);
+    void onFrame(int peer, Header h, byte[] payload, Target target);
 
     /** {@code peer} is gone (connection lost, process dead); {@code why} says how. */
     void onPeerLost(int peer, String why);

@@ -58,14 +58,14 @@ public final class LocalHub {
                 Header h = (Header) m[1];
                 byte[] payload = (byte[]) m[2];
                 FrameSink.Target t = sink.onHeader(from, h);
-                if (t != null) {
+                if (t != null && t.direct()) {
                     if (payload.length > 0) {
                         BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, payload.length), 0, t.buf, t.off,
                                 payload.length);
                     }
-                    sink.onFrame(from, h, null);
+                    sink.onFrame(from, h, null, t);
                 } else {
-                    sink.onFrame(from, h, payload);
+                    sink.onFrame(from, h, payload, t);
                 }
                 handled++;
             }

@@ -1,0 +1,229 @@
+package io.github.mpi4j.fabric.transport;
+
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Shared memory between the ranks of one node. Every rank owns an inbox: a file under
+ * /dev/shm holding one single-producer/single-consumer ring per local sender. A ring is a
+ * 128-byte header (consumer's head and producer's tail on separate cache lines) followed by a
+ * power-of-two data area. Frames (header + payload, padded to 8 bytes) are written whole, then
+ * published by a release store of the tail; the reader acquires the tail, copies the frame out
+ * and releases the head. Positions only grow; index = position mod capacity, so a frame may wrap.
+ *
+ * <p>Large messages travel as a stream of frames of at most a quarter ring each (rendezvous
+ * DATA), so sender and receiver copy concurrently.
+ */
+public final class ShmTransport implements Transport {
+    public static final int RING_HEADER = 128;
+    private static final int HEAD = 0, TAIL = 64;
+    private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    private final int me;
+    private final int capacity;
+    private final long mask;
+    private final int[] localIndexOf;     // world rank -> index among local ranks, or -1
+    private final int[] worldOfLocal;     // local index -> world rank
+    private final long[] pids;            // world rank -> pid (for liveness)
+    private final MappedByteBuffer inbox;
+    private final MappedByteBuffer[] outboxes; // local index -> the peer's inbox
+    private final long[] tails;           // local index -> my tail in that peer's ring for me
+    private final long[] headsSeen;       // local index -> last head read there
+    private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
+    private final byte[] headerBytes = new byte[Header.BYTES];
+    private final ByteBuffer headerView = ByteBuffer.wrap(headerBytes).order(ByteOrder.nativeOrder());
+
+    /** Size of a rank's inbox file for {@code localRanks} senders. */
+    public static long inboxBytes(int localRanks, int capacity) {
+        return (long) localRanks * (RING_HEADER + capacity);
+    }
+
+    /** Creates (and maps) this rank's inbox file. */
+    public static MappedByteBuffer createInbox(Path file, int localRanks, int capacity) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            long size = inboxBytes(localRanks, capacity);
+            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            m.order(ByteOrder.nativeOrder());
+            return m;
+        }
+    }
+
+    /** Maps another rank's inbox. */
+    public static MappedByteBuffer mapInbox(Path file, int localRanks, int capacity) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, inboxBytes(localRanks, capacity));
+            m.order(ByteOrder.nativeOrder());
+            return m;
+        }
+    }
+
+    /**
+     * @param worldOfLocal world ranks on this node, in local-index order
+     * @param inbox        this rank's mapped inbox
+     * @param outboxes     the mapped inboxes of the local ranks (by local index; own entry unused)
+     */
+    public ShmTransport(int me, int worldSize, int[] worldOfLocal, long[] pids, int capacity, MappedByteBuffer inbox,
+                        MappedByteBuffer[] outboxes) {
+        if (Integer.bitCount(capacity) != 1) throw new IllegalArgumentException("ring capacity must be a power of two");
+        this.me = me;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.worldOfLocal = worldOfLocal;
+        this.localIndexOf = new int[worldSize];
+        java.util.Arrays.fill(localIndexOf, -1);
+        for (int i = 0; i < worldOfLocal.length; i++) localIndexOf[worldOfLocal[i]] = i;
+        this.pids = pids;
+        this.inbox = inbox;
+        this.outboxes = outboxes;
+        int n = worldOfLocal.length;
+        this.tails = new long[n];
+        this.headsSeen = new long[n];
+        this.readHeads = new long[n];
+    }
+
+    private int ringBase(int localIndex) {
+        return localIndex * (RING_HEADER + capacity);
+    }
+
+    @Override
+    public int maxPayload() {
+        return capacity / 4;
+    }
+
+    @Override
+    public int eagerLimit() {
+        return 16 * 1024;
+    }
+
+    private static int padded(int n) {
+        return (n + 7) & ~7;
+    }
+
+    @Override
+    public boolean write(OutFrame f) {
+        int peerLocal = localIndexOf[f.peer];
+        MappedByteBuffer ring = outboxes[peerLocal];
+        int base = ringBase(localIndexOf[me]);
+        int len = f.header.payloadLen;
+        int need = padded(Header.BYTES + len);
+        long tail = tails[peerLocal];
+        if (need > capacity - (tail - headsSeen[peerLocal])) {
+            headsSeen[peerLocal] = (long) LONGS.getAcquire(ring, base + HEAD);
+            if (need > capacity - (tail - headsSeen[peerLocal])) return false;
+        }
+        int data = base + RING_HEADER;
+        f.header.write(headerView, 0);
+        put(ring, data, tail, headerBytes, Header.BYTES);
+        if (len > 0) putPayload(ring, data, tail + Header.BYTES, f.payload, f.payloadOff, len);
+        tails[peerLocal] = tail + need;
+        LONGS.setRelease(ring, base + TAIL, tail + need);
+        return true;
+    }
+
+    /** Copies bytes into the ring at stream position {@code pos}, wrapping at the end. */
+    private void put(ByteBuffer ring, int data, long pos, byte[] src, int n) {
+        int at = (int) (pos & mask);
+        int first = Math.min(n, capacity - at);
+        ring.put(data + at, src, 0, first);
+        if (first < n) ring.put(data, src, first, n - first);
+    }
+
+    private void putPayload(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
+        int at = (int) (pos & mask);
+        int first = Math.min(n, capacity - at);
+        BufAccess.get(src, srcOff, ring, data + at, first);
+        if (first < n) BufAccess.get(src, srcOff + first, ring, data, n - first);
+    }
+
+    private void getPayload(ByteBuffer ring, int data, long pos, Buf dst, long dstOff, int n) {
+        int at = (int) (pos & mask);
+        int first = Math.min(n, capacity - at);
+        BufAccess.put(ring, data + at, dst, dstOff, first);
+        if (first < n) BufAccess.put(ring, data, dst, dstOff + first, n - first);
+    }
+
+    @Override
+    public int poll(FrameSink sink) {
+        int handled = 0;
+        for (int i = 0; i < worldOfLocal.length; i++) {
+            int peer = worldOfLocal[i];
+            if (peer == me) continue;
+            int base = ringBase(i);
+            int data = base + RING_HEADER;
+            long tail = (long) LONGS.getAcquire(inbox, base + TAIL);
+            long head = readHeads[i];
+            while (head < tail) {
+                int at = (int) (head & mask);
+                int first = Math.min(Header.BYTES, capacity - at);
+                inbox.get(data + at, headerBytes, 0, first);
+                if (first < Header.BYTES) inbox.get(data, headerBytes, first, Header.BYTES - first);
+                Header h = Header.read(headerView, 0);
+                int len = h.payloadLen;
+                if (len < 0 || len > maxPayload()) {
+                    sink.onPeerLost(peer, "sent a malformed frame over shared memory (payload " + len + " bytes)");
+                    readHeads[i] = tail;
+                    return handled;
+                }
+                FrameSink.Target t = sink.onHeader(peer, h);
+                boolean direct = t != null && t.direct();
+                byte[] copy = null;
+                if (len > 0) {
+                    if (direct) {
+                        getPayload(inbox, data, head + Header.BYTES, t.buf, t.off, len);
+                    } else {
+                        copy = new byte[len];
+                        getPayload(inbox, data, head + Header.BYTES, new Buf(copy, BaseKind.BYTE, 0, len), 0, len);
+                    }
+                } else if (!direct) {
+                    copy = new byte[0];
+                }
+                head += padded(Header.BYTES + len);
+                readHeads[i] = head;
+                LONGS.setRelease(inbox, base + HEAD, head);
+                sink.onFrame(peer, h, direct ? null : copy, t);
+                handled++;
+            }
+        }
+        return handled;
+    }
+
+    @Override
+    public void checkPeers(FrameSink sink) {
+        for (int peer : worldOfLocal) {
+            if (peer == me || pids[peer] <= 0) continue;
+            boolean alive = ProcessHandle.of(pids[peer]).map(ProcessHandle::isAlive).orElse(false);
+            if (!alive) sink.onPeerLost(peer, "(pid " + pids[peer] + ") is no longer running");
+        }
+    }
+
+    @Override
+    public String name() {
+        return "shm";
+    }
+
+    @Override
+    public void close() {
+        // Mappings go with the buffers; the files were unlinked once every rank had mapped them.
+    }
+
+    /** Removes {@code file} if present. */
+    public static void unlink(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // the launcher removes leftovers of the job too
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.github.mpi4j.fabric.transport;
+
+import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+
+/**
+ * TCP between nodes (or between local ranks when forced): one non-blocking, authenticated
+ * SocketChannel per peer, TCP_NODELAY. Frames are a 40-byte header and a payload; writes and
+ * reads proceed as far as the socket allows and resume at the next poll. A payload whose
+ * destination is known (a matched receive) is read straight into it — directly for direct
+ * buffers, through a per-connection staging buffer for arrays. A frame claiming more than
+ * {@link #maxPayload()} bytes is a protocol violation: the connection is dropped without
+ * allocating anything.
+ */
+public final class TcpTransport implements Transport {
+    private static final int STAGING = 256 * 1024;
+
+    private final Connection[] byPeer;
+    private final Connection[] all;
+
+    /** One connection's state. */
+    public static final class Connection {
+        final int peer;
+        final SocketChannel channel;
+        // writing
+        final ByteBuffer outHeader = ByteBuffer.allocateDirect(Header.BYTES).order(ByteOrder.BIG_ENDIAN);
+        final ByteBuffer outStage = ByteBuffer.allocateDirect(STAGING).order(ByteOrder.nativeOrder());
+        OutFrame writing;
+        int stageFill;
+        int stageSent;
+        // reading
+        final ByteBuffer inHeader = ByteBuffer.allocateDirect(Header.BYTES).order(ByteOrder.BIG_ENDIAN);
+        final ByteBuffer inStage = ByteBuffer.allocateDirect(STAGING).order(ByteOrder.nativeOrder());
+        Header reading;
+        FrameSink.Target target;
+        byte[] payload;
+        int payloadDone;
+        boolean lost;
+
+        public Connection(int peer, SocketChannel channel) throws IOException {
+            this.peer = peer;
+            this.channel = channel;
+            channel.configureBlocking(false);
+        }
+
+        public int peer() {
+            return peer;
+        }
+    }
+
+    public TcpTransport(int worldSize, Connection[] connections) {
+        this.byPeer = new Connection[worldSize];
+        for (Connection c : connections) byPeer[c.peer] = c;
+        this.all = connections;
+    }
+
+    @Override
+    public int maxPayload() {
+        return 1 << 20;
+    }
+
+    @Override
+    public int eagerLimit() {
+        return 64 * 1024;
+    }
+
+    // ---- writing -------------------------------------------------------------------------------
+
+    @Override
+    public boolean write(OutFrame f) {
+        Connection c = byPeer[f.peer];
+        if (c.lost) return true; // the engine reports the loss; drop what would go there
+        try {
+            if (c.writing != f) {
+                c.writing = f;
+                c.outHeader.clear();
+                f.header.write(c.outHeader, 0);
+                c.outHeader.limit(Header.BYTES).position(0);
+                f.progress = 0;
+                c.stageFill = 0;
+                c.stageSent = 0;
+            }
+            if (c.outHeader.hasRemaining()) {
+                c.channel.write(c.outHeader);
+                if (c.outHeader.hasRemaining()) return false;
+            }
+            int len = f.header.payloadLen;
+            while (f.progress < len) {
+                if (!writePayload(c, f, len)) return false;
+            }
+            c.writing = null;
+            return true;
+        } catch (IOException e) {
+            c.lost = true;
+            return true;
+        }
+    }
+
+    /** Writes the next piece of the payload; false when the socket is full. */
+    private boolean writePayload(Connection c, OutFrame f, int len) throws IOException {
+        Buf p = f.payload;
+        if (p.isDirect() && p.kind == BaseKind.BYTE) {
+            ByteBuffer view = ((ByteBuffer) p.base).duplicate();
+            int from = p.offset + (int) (f.payloadOff + f.progress);
+            view.limit(from + (int) (len - f.progress)).position(from);
+            int n = c.channel.write(view);
+            f.progress += n;
+            return n > 0 || f.progress >= len;
+        }
+        if (c.stageSent == c.stageFill) {
+            int n = (int) Math.min(STAGING, len - f.progress);
+            n -= n % Math.max(1, p.kind.bytes);
+            if (n == 0) n = (int) (len - f.progress);
+            BufAccess.get(p, f.payloadOff + f.progress, c.outStage, 0, n);
+            c.stageFill = n;
+            c.stageSent = 0;
+        }
+        ByteBuffer view = c.outStage.duplicate();
+        view.limit(c.stageFill).position(c.stageSent);
+        int n = c.channel.write(view);
+        c.stageSent += n;
+        if (c.stageSent == c.stageFill) {
+            f.progress += c.stageFill;
+            c.stageFill = 0;
+            c.stageSent = 0;
+        }
+        return n > 0;
+    }
+
+    // ---- reading -------------------------------------------------------------------------------
+
+    @Override
+    public int poll(FrameSink sink) {
+        int handled = 0;
+        for (Connection c : all) {
+            if (c.lost) continue;
+            try {
+                while (readOne(c, sink)) handled++;
+            } catch (IOException e) {
+                c.lost = true;
+                sink.onPeerLost(c.peer, "lost its TCP connection (" + e.getMessage() + ")");
+            }
+        }
+        return handled;
+    }
+
+    /** Advances the frame being read on {@code c}; true when a whole frame was delivered. */
+    private boolean readOne(Connection c, FrameSink sink) throws IOException {
+        if (c.reading == null) {
+            int n = c.channel.read(c.inHeader);
+            if (n < 0) throw new IOException("connection closed by rank " + c.peer);
+            if (c.inHeader.hasRemaining()) return false;
+            Header h = Header.read(c.inHeader, 0);
+            c.inHeader.clear();
+            if (h.payloadLen < 0 || h.payloadLen > maxPayload()) {
+                c.lost = true;
+                sink.onPeerLost(c.peer, "sent a frame claiming " + h.payloadLen + " bytes (limit " + maxPayload()
+                        + "); connection dropped");
+                return false;
+            }
+            c.reading = h;
+            c.target = sink.onHeader(c.peer, h);
+            c.payload = c.target == null || !c.target.direct() ? new byte[h.payloadLen] : null;
+            c.payloadDone = 0;
+        }
+        Header h = c.reading;
+        while (c.payloadDone < h.payloadLen) {
+            int n = readPayload(c, h.payloadLen);
+            if (n < 0) throw new IOException("connection closed by rank " + c.peer);
+            if (n == 0) return false;
+        }
+        c.reading = null;
+        FrameSink.Target t = c.target;
+        c.target = null;
+        byte[] payload = c.payload;
+        c.payload = null;
+        sink.onFrame(c.peer, h, payload, t);
+        return true;
+    }
+
+    private int readPayload(Connection c, int len) throws IOException {
+        int want = len - c.payloadDone;
+        if (c.payload != null) {
+            ByteBuffer view = ByteBuffer.wrap(c.payload, c.payloadDone, want);
+            int n = c.channel.read(view);
+            if (n > 0) c.payloadDone += n;
+            return n;
+        }
+        Buf t = c.target.buf;
+        if (t.isDirect() && t.kind == BaseKind.BYTE) {
+            ByteBuffer view = ((ByteBuffer) t.base).duplicate();
+            int from = t.offset + (int) c.target.off + c.payloadDone;
+            view.limit(from + want).position(from);
+            int n = c.channel.read(view);
+            if (n > 0) c.payloadDone += n;
+            return n;
+        }
+        // Arrays and typed buffers: read whole elements through the staging buffer.
+        int k = Math.max(1, t.kind.bytes);
+        ByteBuffer stage = c.inStage.duplicate();
+        stage.clear().limit(Math.min(STAGING, want));
+        int n = c.channel.read(stage);
+        if (n <= 0) return n;
+        int usable = n - n % k;
+        if (usable > 0) BufAccess.put(c.inStage, 0, t, c.target.off + c.payloadDone, usable);
+        int rest = n - usable;
+        c.payloadDone += usable;
+        if (rest > 0) {
+            // Finish the partial element with blocking-free retries: read its remaining bytes.
+            ByteBuffer tail = c.inStage.duplicate();
+            tail.limit(usable + k).position(usable + rest);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (tail.hasRemaining()) {
+                int m = c.channel.read(tail);
+                if (m < 0) return -1;
+                if (m == 0) {
+                    if (System.nanoTime() - deadline > 0) throw new IOException("rank " + c.peer + " stalled mid-element");
+                    Thread.onSpinWait();
+                }
+            }
+            BufAccess.put(c.inStage, usable, t, c.target.off + c.payloadDone, k);
+            c.payloadDone += k;
+        }
+        return n;
+    }
+
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    @Override
+    public void close() {
+        for (Connection c : all) {
+            try {
+                c.channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+}
