@@ -114,6 +114,8 @@ public final class Jobs {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.directory(new File(basedir()));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        // mpi4jrun takes mpi4j from the build's classes (the jar is made after the tests).
+        pb.environment().put("MPI4J_JAR", Path.of(basedir(), "target", "classes").toString());
         if (env != null) pb.environment().putAll(env);
         Path log = Files.createTempFile("mpi4j-job", ".log");
         pb.redirectOutput(log.toFile());

@@ -1,0 +1,247 @@
+package io.github.mpi4j.launch;
+
+import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
+import io.github.mpi4j.fabric.bootstrap.Secrets;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** A job of N JVMs on the fabric, started and watched by {@code mpi4jrun}. */
+final class FabricJob {
+    private final Options o;
+    private final List<String> java;
+    private final Process[] procs;
+    private final String[] hostOf;
+    private final List<Thread> pumps = new ArrayList<>();
+    private final String jobId;
+    private final byte[] secret;
+    private volatile boolean ending;
+
+    FabricJob(Options o, List<String> java) throws Options.UsageException {
+        this.o = o;
+        this.java = java;
+        List<Hosts.Host> hosts = o.hosts.isEmpty() ? List.of(new Hosts.Host("localhost", o.np)) : o.hosts;
+        this.hostOf = Hosts.assign(hosts, o.np, o.oversubscribe);
+        this.procs = new Process[o.np];
+        this.jobId = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+        this.secret = Secrets.generate();
+    }
+
+    int run() throws IOException {
+        boolean anyRemote = false;
+        for (String h : hostOf) anyRemote |= !Hosts.isLocal(h);
+        String myAddress = Launcher.launcherAddress(o, anyRemote);
+        Map<String, Integer> perHost = new HashMap<>();
+        for (String h : hostOf) perHost.merge(h, 1, Integer::sum);
+        Map<String, Integer> seen = new HashMap<>();
+
+        Thread cleanup = new Thread(() -> {
+            if (!ending) {
+                System.err.println("mpi4jrun: interrupted; ending the job");
+                killAll();
+            }
+            Launcher.removeSegments(jobId);
+        });
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        long start = System.nanoTime();
+        try (RendezvousServer store = Launcher.startStore(secret)) {
+            String rendezvous = myAddress + ":" + store.port();
+            for (int r = 0; r < o.np; r++) {
+                String host = hostOf[r];
+                int localRank = seen.merge(host, 1, Integer::sum) - 1;
+                Map<String, String> env = new LinkedHashMap<>(o.exports);
+                env.put("MPI4J_RANK", Integer.toString(r));
+                env.put("MPI4J_SIZE", Integer.toString(o.np));
+                env.put("MPI4J_LOCAL_RANK", Integer.toString(localRank));
+                env.put("MPI4J_LOCAL_SIZE", Integer.toString(perHost.get(host)));
+                env.put("MPI4J_JOB_ID", jobId);
+                env.put("MPI4J_RENDEZVOUS", rendezvous);
+                env.put("MPI4J_NODE", host);
+                boolean local = Hosts.isLocal(host);
+                env.put("MPI4J_ADDR", local ? myAddress : host);
+                if (o.forceTcp) env.put("MPI4J_TRANSPORT", "tcp");
+                procs[r] = local ? startLocal(env) : startRemote(host, env);
+                if (o.verbose) {
+                    System.err.println("mpi4jrun: rank " + r + " on " + host + " (pid " + procs[r].pid() + ")");
+                }
+                pump(r, procs[r].getInputStream(), System.out);
+                pump(r, procs[r].getErrorStream(), System.err);
+            }
+            int code = watch(start);
+            for (Thread t : pumps) {
+                try {
+                    t.join(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return code;
+        } finally {
+            ending = true;
+            Launcher.removeSegments(jobId);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+        }
+    }
+
+    private Process startLocal(Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(java);
+        pb.environment().putAll(env);
+        pb.environment().put("MPI4J_SECRET", Secrets.hex(secret));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        return p;
+    }
+
+    /**
+     * A rank on another host, started through the agent (ssh, or e.g. 'ip netns exec'). The
+     * secret travels on the agent's standard input, never on a command line.
+     */
+    private Process startRemote(String host, Map<String, String> env) throws IOException {
+        StringBuilder script = new StringBuilder("read -r MPI4J_SECRET && export MPI4J_SECRET && cd ")
+                .append(quote(System.getProperty("user.dir"))).append(" && exec env");
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            script.append(' ').append(quote(e.getKey() + "=" + e.getValue()));
+        }
+        for (String a : java) script.append(' ').append(quote(a));
+        List<String> cmd = new ArrayList<>();
+        for (String part : o.agent.replace("{host}", host).trim().split("\\s+")) cmd.add(part);
+        cmd.add("sh");
+        cmd.add("-c");
+        cmd.add(script.toString());
+        Process p = new ProcessBuilder(cmd).start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write((Secrets.hex(secret) + "\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        return p;
+    }
+
+    static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    private void pump(int rank, InputStream in, PrintStream out) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (out) {
+                        out.println(o.tagOutput ? "[" + rank + "] " + line : line);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the rank is gone
+            }
+            out.flush();
+        }, "mpi4jrun-output-" + rank);
+        t.setDaemon(true);
+        t.start();
+        pumps.add(t);
+    }
+
+    /** Waits for the ranks; the first failure (or the timeout) ends the job. */
+    private int watch(long start) {
+        boolean[] done = new boolean[o.np];
+        int remaining = o.np;
+        while (remaining > 0) {
+            for (int r = 0; r < o.np; r++) {
+                if (done[r] || procs[r].isAlive()) continue;
+                done[r] = true;
+                remaining--;
+                int code = procs[r].exitValue();
+                if (code != 0) {
+                    ending = true;
+                    System.err.println("mpi4jrun: rank " + r + " on " + hostOf[r] + " (pid " + procs[r].pid() + ") "
+                            + describe(code) + "; ending the job");
+                    killAll();
+                    awaitAll();
+                    return code;
+                }
+            }
+            if (o.timeoutSeconds > 0 && System.nanoTime() - start > o.timeoutSeconds * 1e9) {
+                ending = true;
+                System.err.println("mpi4jrun: the job exceeded --timeout " + o.timeoutSeconds + " s; killing "
+                        + remaining + " rank(s)");
+                killAll();
+                awaitAll();
+                return 124;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                killAll();
+                return 130;
+            }
+        }
+        return 0;
+    }
+
+    static String describe(int code) {
+        if (code > 128 && code < 128 + 65) {
+            int sig = code - 128;
+            return "was killed by signal " + sig + signalName(sig);
+        }
+        return "exited with status " + code;
+    }
+
+    private static String signalName(int sig) {
+        switch (sig) {
+            case 9: return " (SIGKILL)";
+            case 15: return " (SIGTERM)";
+            case 11: return " (SIGSEGV)";
+            case 6: return " (SIGABRT)";
+            case 2: return " (SIGINT)";
+            default: return "";
+        }
+    }
+
+    /** SIGTERM to every rank (and what it started), SIGKILL to those still alive a moment later. */
+    private void killAll() {
+        for (Process p : procs) {
+            if (p == null) continue;
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        for (Process p : procs) {
+            if (p == null) continue;
+            while (p.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    break;
+                }
+            }
+            if (p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private void awaitAll() {
+        for (Process p : procs) {
+            if (p == null) continue;
+            try {
+                p.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

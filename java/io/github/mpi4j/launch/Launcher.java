@@ -1,0 +1,208 @@
+package io.github.mpi4j.launch;
+
+import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
+import io.github.mpi4j.fabric.bootstrap.Secrets;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+
+/**
+ * {@code mpi4jrun}: starts the ranks of a job and watches them.
+ *
+ * <p>By default it starts N JVMs itself (the fabric): locally, on remote hosts through ssh or a
+ * configured agent, or through srun inside a SLURM allocation. It hosts the rendezvous store,
+ * makes a secret for the job, relays output (tagged with the rank if asked), and ends the job
+ * when a rank fails, on Ctrl-C or on timeout — killing every other rank, reporting who failed and
+ * how, exiting with that rank's status, and removing the job's shared-memory files.
+ *
+ * <p>With {@code --mpi} it runs the job under the system {@code mpirun} (MPI backend), adding
+ * mpi4j's jar to the class path.
+ */
+public final class Launcher {
+    private Launcher() {
+    }
+
+    public static void main(String[] argv) {
+        Options o;
+        try {
+            o = Options.parse(argv);
+        } catch (Options.UsageException e) {
+            System.err.println("mpi4jrun: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int code;
+        try {
+            code = run(o);
+        } catch (Options.UsageException e) {
+            System.err.println("mpi4jrun: " + e.getMessage());
+            code = 2;
+        } catch (IOException e) {
+            System.err.println("mpi4jrun: " + e.getMessage());
+            code = 1;
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+
+    /** Runs the job described by {@code o}; returns the exit code for the launcher. */
+    public static int run(Options o) throws IOException, Options.UsageException {
+        String jar = o.mpi4jJar != null ? o.mpi4jJar : ownLocation();
+        List<String> java = javaCommand(o, jar);
+        if (o.mpi) return runMpirun(o, java);
+        if (o.hosts.isEmpty() && System.getenv("SLURM_JOB_ID") != null && Jobs.onPath("srun")) {
+            return runSrun(o, java);
+        }
+        return new FabricJob(o, java).run();
+    }
+
+    /** The JVM command every rank runs: java [options] -cp userCp:mpi4j Program [args]. */
+    static List<String> javaCommand(Options o, String jar) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(o.javaOptions);
+        String userCp = o.classpath != null ? o.classpath : ".";
+        String program = o.program;
+        if (o.programIsJar) {
+            // -jar ignores -cp: run the jar's main class with the jar and mpi4j on the class path.
+            try (JarFile jf = new JarFile(o.program)) {
+                String main = jf.getManifest() == null ? null : jf.getManifest().getMainAttributes().getValue("Main-Class");
+                if (main == null) throw new IOException(o.program + " has no Main-Class in its manifest");
+                userCp = o.program + (o.classpath != null ? File.pathSeparator + o.classpath : "");
+                program = main;
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(userCp + File.pathSeparator + jar);
+        cmd.add(program);
+        cmd.addAll(o.args);
+        return cmd;
+    }
+
+    private static String ownLocation() {
+        try {
+            return Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (Exception e) {
+            return "mpi4j.jar";
+        }
+    }
+
+    // ---- under the system mpirun ----------------------------------------------------------------
+
+    private static int runMpirun(Options o, List<String> java) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(o.np)));
+        if ("root".equals(System.getProperty("user.name"))) cmd.add("--allow-run-as-root");
+        if (o.oversubscribe || o.np > Runtime.getRuntime().availableProcessors()) cmd.add("--oversubscribe");
+        if (o.tagOutput) cmd.add("--tag-output");
+        if (!o.hosts.isEmpty()) {
+            StringBuilder h = new StringBuilder();
+            for (Hosts.Host host : o.hosts) h.append(h.length() == 0 ? "" : ",").append(host);
+            cmd.add("--host");
+            cmd.add(h.toString());
+        }
+        for (Map.Entry<String, String> e : o.exports.entrySet()) {
+            cmd.add("-x");
+            cmd.add(e.getKey() + "=" + e.getValue());
+        }
+        cmd.addAll(java);
+        if (o.verbose) System.err.println("mpi4jrun: " + String.join(" ", cmd));
+        return runToEnd(cmd, Map.of(), o.timeoutSeconds);
+    }
+
+    // ---- inside a SLURM allocation ----------------------------------------------------------------
+
+    private static int runSrun(Options o, List<String> java) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("srun", "--ntasks=" + o.np, "--kill-on-bad-exit=1"));
+        if (o.tagOutput) cmd.add("--label");
+        cmd.addAll(java);
+        Map<String, String> env = new LinkedHashMap<>(o.exports);
+        env.put("MPI4J_SECRET", Secrets.hex(Secrets.generate()));
+        if (o.forceTcp) env.put("MPI4J_TRANSPORT", "tcp");
+        if (o.verbose) System.err.println("mpi4jrun: inside SLURM job " + System.getenv("SLURM_JOB_ID") + ": "
+                + String.join(" ", cmd));
+        return runToEnd(cmd, env, o.timeoutSeconds);
+    }
+
+    /** Runs a command with inherited I/O; kills it after {@code timeout} seconds (0: never). */
+    private static int runToEnd(List<String> cmd, Map<String, String> env, double timeout) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }));
+        try {
+            if (timeout > 0) {
+                if (!p.waitFor((long) (timeout * 1000), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    System.err.println("mpi4jrun: the job exceeded --timeout " + timeout + " s; killing it");
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                    return 124;
+                }
+            }
+            return p.waitFor();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            return 130;
+        }
+    }
+
+    // ---- helpers shared with FabricJob ------------------------------------------------------------
+
+    /** Finds programs on PATH. */
+    static final class Jobs {
+        private Jobs() {
+        }
+
+        static boolean onPath(String program) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+                if (Files.isExecutable(Path.of(dir, program))) return true;
+            }
+            return false;
+        }
+    }
+
+    /** Removes this job's shared-memory files (after a crash a rank may not have removed its own). */
+    static void removeSegments(String jobId) {
+        Path dir = Path.of("/dev/shm");
+        if (!Files.isDirectory(dir)) return;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "mpi4j-" + jobId + "-*")) {
+            for (Path f : files) Files.deleteIfExists(f);
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    /** The address remote ranks use to reach the launcher's rendezvous store. */
+    static String launcherAddress(Options o, boolean anyRemote) {
+        if (o.rendezvousHost != null) return o.rendezvousHost;
+        if (!anyRemote) return "127.0.0.1";
+        try {
+            return InetAddress.getLocalHost().getHostAddress();
+        } catch (IOException e) {
+            return "127.0.0.1";
+        }
+    }
+
+    static RendezvousServer startStore(byte[] secret) throws IOException {
+        return new RendezvousServer("0.0.0.0", 0, secret, msg -> System.err.println("mpi4jrun: " + msg));
+    }
+
+    static void drain(InputStream in) {
+        try (in) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (IOException ignored) {
+            // the process is gone
+        }
+    }
+}

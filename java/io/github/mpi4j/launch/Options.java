@@ -1,0 +1,179 @@
+package io.github.mpi4j.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line of {@code mpi4jrun}:
+ * <pre>
+ * mpi4jrun -np N [--hosts h1:2,h2:2 | --hostfile F] [--agent CMD] [--timeout S] [--tag-output]
+ *          [--tcp] [--mpi] [-x NAME=VALUE]... [java options] (Main | -jar app.jar | Prog.java) [args]
+ * </pre>
+ * Launcher options come first; everything from the first other token on is for java: options
+ * up to the program (a class name, {@code -jar file}, or a {@code .java} source file), then the
+ * program's arguments.
+ */
+public final class Options {
+    public int np = -1;
+    public final List<Hosts.Host> hosts = new ArrayList<>();
+    public String agent = System.getenv().getOrDefault("MPI4J_AGENT", "ssh {host}");
+    public double timeoutSeconds = 0;
+    public boolean tagOutput;
+    public boolean forceTcp;
+    public boolean mpi;
+    public boolean oversubscribe;
+    public boolean verbose;
+    public String rendezvousHost = System.getenv("MPI4J_RENDEZVOUS_HOST");
+    public String mpi4jJar;
+    public final Map<String, String> exports = new LinkedHashMap<>();
+    /** java options before the program (-cp, -Xmx...), classpath kept apart. */
+    public final List<String> javaOptions = new ArrayList<>();
+    public String classpath;
+    /** The program: a class name, a .java file, or the jar of -jar. */
+    public String program;
+    public boolean programIsJar;
+    public final List<String> args = new ArrayList<>();
+
+    /** Thrown for a bad command line; the message says what is wrong. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    public static final String USAGE = String.join("\n",
+            "usage: mpi4jrun -np N [options] [java options] (Main | -jar app.jar | Prog.java) [args]",
+            "  -np, -n N            number of ranks",
+            "  --hosts h1:2,h2:2    hosts and their slots (default: this host, N slots)",
+            "  --hostfile F         one host per line: 'name', 'name:slots' or 'name slots=S'",
+            "  --agent CMD          how to start a rank on a remote host; {host} is replaced",
+            "                       (default 'ssh {host}', or $MPI4J_AGENT; e.g. 'ip netns exec {host}')",
+            "  --oversubscribe      allow more ranks than slots",
+            "  --timeout S          kill the job after S seconds (exit 124)",
+            "  --tag-output         prefix every output line with [rank]",
+            "  --tcp                use TCP between ranks of one host too (no shared memory)",
+            "  --mpi                run under the system mpirun instead (MPI backend)",
+            "  -x NAME=VALUE        set an environment variable in every rank",
+            "  --verbose            say what is started where");
+
+    public static Options parse(String[] argv) throws UsageException {
+        Options o = new Options();
+        int i = 0;
+        // Launcher options.
+        for (; i < argv.length; i++) {
+            String a = argv[i];
+            switch (a) {
+                case "-np":
+                case "-n":
+                case "--np":
+                    o.np = positiveInt(a, value(argv, ++i, a));
+                    continue;
+                case "--hosts":
+                case "--host":
+                case "-H":
+                    o.hosts.addAll(Hosts.parseList(value(argv, ++i, a)));
+                    continue;
+                case "--hostfile":
+                case "-hostfile": {
+                    String f = value(argv, ++i, a);
+                    try {
+                        o.hosts.addAll(Hosts.parseFile(Files.readAllLines(Path.of(f))));
+                    } catch (IOException e) {
+                        throw new UsageException("cannot read hostfile " + f + ": " + e.getMessage());
+                    }
+                    continue;
+                }
+                case "--agent":
+                    o.agent = value(argv, ++i, a);
+                    continue;
+                case "--timeout":
+                    try {
+                        o.timeoutSeconds = Double.parseDouble(value(argv, ++i, a));
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--timeout needs a number of seconds");
+                    }
+                    continue;
+                case "--tag-output":
+                    o.tagOutput = true;
+                    continue;
+                case "--tcp":
+                    o.forceTcp = true;
+                    continue;
+                case "--mpi":
+                    o.mpi = true;
+                    continue;
+                case "--oversubscribe":
+                    o.oversubscribe = true;
+                    continue;
+                case "--verbose":
+                case "-v":
+                    o.verbose = true;
+                    continue;
+                case "--rendezvous-host":
+                    o.rendezvousHost = value(argv, ++i, a);
+                    continue;
+                case "--mpi4j-jar":
+                    o.mpi4jJar = value(argv, ++i, a);
+                    continue;
+                case "-x": {
+                    String kv = value(argv, ++i, a);
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) throw new UsageException("-x needs NAME=VALUE, got '" + kv + "'");
+                    o.exports.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    continue;
+                }
+                case "-h":
+                case "--help":
+                    throw new UsageException(USAGE);
+                default:
+            }
+            break;
+        }
+        // java options, then the program.
+        for (; i < argv.length; i++) {
+            String a = argv[i];
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) {
+                o.classpath = value(argv, ++i, a);
+            } else if (a.equals("-jar")) {
+                o.program = value(argv, ++i, a);
+                o.programIsJar = true;
+                i++;
+                break;
+            } else if (a.startsWith("-")) {
+                o.javaOptions.add(a);
+            } else {
+                o.program = a;
+                i++;
+                break;
+            }
+        }
+        o.args.addAll(Arrays.asList(argv).subList(Math.min(i, argv.length), argv.length));
+        if (o.np < 1) throw new UsageException("missing -np N\n" + USAGE);
+        if (o.program == null) throw new UsageException("missing the program to run\n" + USAGE);
+        if (o.timeoutSeconds < 0) throw new UsageException("--timeout must be >= 0");
+        return o;
+    }
+
+    private static String value(String[] argv, int i, String option) throws UsageException {
+        if (i >= argv.length) throw new UsageException(option + " needs a value");
+        return argv[i];
+    }
+
+    private static int positiveInt(String option, String v) throws UsageException {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a positive number, got '" + v + "'");
+        }
+    }
+}

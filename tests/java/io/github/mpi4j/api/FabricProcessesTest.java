@@ -1,0 +1,52 @@
+package io.github.mpi4j.api;
+
+import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.SuiteRunner;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Tier 2 on the fabric: the same suites as under mpirun, in real processes started by
+ * mpi4jrun — over shared memory, and with TCP forced between local ranks.
+ */
+class FabricProcessesTest {
+    private static Stream<DynamicNode> shm(Class<?> suite, int... sizes) {
+        return SuiteRunner.run(suite, Jobs.Launcher.MPI4JRUN, List.of(), null, sizes);
+    }
+
+    private static Stream<DynamicNode> tcp(Class<?> suite, int... sizes) {
+        return SuiteRunner.run(suite, Jobs.Launcher.MPI4JRUN, List.of("--tcp"), null, sizes);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> pointToPointSharedMemory() {
+        return shm(P2pSuite.class, 2, 4);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> collectivesSharedMemory() {
+        return shm(CollectiveSuite.class, 2, 3, 4);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> communicatorsAndErrorsSharedMemory() {
+        return Stream.concat(shm(CommSuite.class, 3), shm(ErrorSuite.class, 2));
+    }
+
+    @TestFactory
+    Stream<DynamicNode> pointToPointTcp() {
+        return tcp(P2pSuite.class, 3);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> collectivesTcp() {
+        return tcp(CollectiveSuite.class, 3, 4);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> manyRanks() {
+        return shm(CommSuite.class, 8);
+    }
+}
