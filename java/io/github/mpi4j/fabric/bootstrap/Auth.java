@@ -97,7 +97,11 @@ public final class Auth {
         out.write(hmac(secret, "connect", nonceA, nonceC, id));
         out.flush();
         byte[] proof = new byte[32];
-        in.readFully(proof);
+        try {
+            in.readFully(proof);
+        } catch (java.io.EOFException e) {
+            throw new Rejected("the peer closed the connection during authentication (wrong job secret?)");
+        }
         if (!MessageDigest.isEqual(proof, hmac(secret, "accept", nonceC, nonceA, id))) {
             throw new Rejected("the server failed authentication (wrong job secret)");
         }

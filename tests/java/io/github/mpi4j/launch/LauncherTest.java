@@ -1,0 +1,142 @@
+package io.github.mpi4j.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.mpi4j.testing.Jobs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** mpi4jrun end to end: exit codes, failures, timeouts, program forms, --mpi. */
+class LauncherTest {
+    private static Jobs.Result mpi4jrun(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString());
+        cmd.addAll(List.of(args));
+        return Jobs.run(cmd, null, 90);
+    }
+
+    private static String cp() {
+        return Jobs.classpath();
+    }
+
+    private static List<Long> rankPids(String output) {
+        List<Long> pids = new ArrayList<>();
+        Matcher m = Pattern.compile("\\(pid (\\d+)\\)").matcher(output);
+        while (m.find()) pids.add(Long.parseLong(m.group(1)));
+        return pids;
+    }
+
+    private static void noneAlive(List<Long> pids, Jobs.Result r) {
+        for (long p : pids) {
+            assertFalse(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false), "pid " + p + " survived\n" + r);
+        }
+    }
+
+    private static void noSegmentsLeft() throws Exception {
+        try (var files = Files.list(Path.of("/dev/shm"))) {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("mpi4j-")),
+                    "a /dev/shm/mpi4j-* segment was left behind");
+        }
+    }
+
+    @Test
+    void exitStatusOfTheFailingRankEndsTheJob() throws Exception {
+        Jobs.Result r = mpi4jrun("-np", "3", "--verbose", "-cp", cp(), FaultProgram.class.getName(), "exit", "1", "3");
+        assertEquals(3, r.exitCode, r.toString());
+        assertTrue(r.output.contains("rank 1 on localhost"), r.toString());
+        assertTrue(r.output.contains("exited with status 3"), r.toString());
+        noneAlive(rankPids(r.output), r);
+        noSegmentsLeft();
+    }
+
+    @Test
+    void aKilledRankIsReportedWithItsSignal() throws Exception {
+        Jobs.Result r = mpi4jrun("-np", "3", "--verbose", "-cp", cp(), FaultProgram.class.getName(),
+                "kill-allreduce", "2");
+        assertEquals(137, r.exitCode, r.toString());
+        assertTrue(r.output.contains("rank 2 on localhost"), r.toString());
+        assertTrue(r.output.contains("SIGKILL"), r.toString());
+        noneAlive(rankPids(r.output), r);
+        noSegmentsLeft();
+    }
+
+    @Test
+    void timeoutKillsTheJob() throws Exception {
+        long t0 = System.nanoTime();
+        Jobs.Result r = mpi4jrun("-np", "2", "--timeout", "3", "--verbose", "-cp", cp(), FaultProgram.class.getName(),
+                "sleep", "60");
+        assertEquals(124, r.exitCode, r.toString());
+        assertTrue((System.nanoTime() - t0) / 1e9 < 30, "timeout took too long");
+        assertTrue(r.output.contains("exceeded --timeout"), r.toString());
+        noneAlive(rankPids(r.output), r);
+    }
+
+    @Test
+    void usageErrorsExitWith2() throws Exception {
+        Jobs.Result r = mpi4jrun("Hello");
+        assertEquals(2, r.exitCode, r.toString());
+        assertTrue(r.output.contains("-np"), r.toString());
+        r = mpi4jrun("-np", "0", "Hello");
+        assertEquals(2, r.exitCode, r.toString());
+        r = mpi4jrun("-np", "5", "--hosts", "localhost:2", "Hello");
+        assertEquals(2, r.exitCode, r.toString());
+        assertTrue(r.output.contains("--oversubscribe"), r.toString());
+    }
+
+    @Test
+    void tagOutputPrefixesEveryLineWithTheRank() throws Exception {
+        Jobs.Result r = mpi4jrun("-np", "2", "--tag-output", "-cp", cp(), "io.github.mpi4j.api.LifecycleProgram");
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.output.contains("[0] LIFECYCLE OK 0 2 fabric"), r.toString());
+        assertTrue(r.output.contains("[1] LIFECYCLE OK 1 2 fabric"), r.toString());
+    }
+
+    @Test
+    void sourceFileAndJarPrograms(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("Size.java");
+        Files.writeString(src, "public class Size { public static void main(String[] a) { mpi.MPI.Init(a);"
+                + " System.out.println(\"size \" + mpi.MPI.COMM_WORLD.getSize() + \" arg \" + a[0]); mpi.MPI.Finalize(); } }");
+        Jobs.Result r = mpi4jrun("-np", "2", src.toString(), "x");
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(2, count(r.output, "size 2 arg x"), r.toString());
+
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes);
+        Jobs.Result c = Jobs.run(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-cp",
+                cp(), "-d", classes.toString(), src.toString()), null, 60);
+        assertEquals(0, c.exitCode, c.toString());
+        Path manifest = dir.resolve("manifest.txt");
+        Files.writeString(manifest, "Main-Class: Size\n");
+        Path jar = dir.resolve("app.jar");
+        Jobs.Result j = Jobs.run(List.of(Path.of(System.getProperty("java.home"), "bin", "jar").toString(), "cfm",
+                jar.toString(), manifest.toString(), "-C", classes.toString(), "."), null, 60);
+        assertEquals(0, j.exitCode, j.toString());
+        r = mpi4jrun("-np", "3", "-jar", jar.toString(), "y");
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(3, count(r.output, "size 3 arg y"), r.toString());
+    }
+
+    @Test
+    void underTheSystemMpirun() throws Exception {
+        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
+        Jobs.Result r = mpi4jrun("-np", "2", "--mpi", "-cp", cp(), "io.github.mpi4j.api.LifecycleProgram");
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(2, count(r.output, "LIFECYCLE OK \\d 2 mpi"), r.toString());
+    }
+
+    private static int count(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+}
