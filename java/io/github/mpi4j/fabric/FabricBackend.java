@@ -82,6 +82,15 @@ public final class FabricBackend implements Backend {
     }
 
     public static Backend[] threads(int n, double timeoutSeconds) {
+        return threads(n, timeoutSeconds, new int[n]);
+    }
+
+    /**
+     * The same, with rank r pretending to live on node {@code nodeOf[r]} (tests of the
+     * node-aware schedules; the transport stays in-process).
+     */
+    public static Backend[] threads(int n, double timeoutSeconds, int[] nodeOf) {
+        if (nodeOf.length != n) throw new IllegalArgumentException("nodeOf has " + nodeOf.length + " entries for " + n + " ranks");
         LocalHub hub = new LocalHub(n);
         Backend[] out = new Backend[n];
         for (int r = 0; r < n; r++) {
@@ -89,7 +98,7 @@ public final class FabricBackend implements Backend {
             Transport mine = hub.endpoint(r);
             for (int p = 0; p < n; p++) t[p] = mine;
             JobInfo job = new JobInfo(r, n, r, n, "threads", null, null, "ranks as threads", timeoutSeconds);
-            out[r] = new FabricBackend(job, t, new int[n], MPI.THREAD_MULTIPLE, "ranks as threads of one JVM", null);
+            out[r] = new FabricBackend(job, t, nodeOf.clone(), MPI.THREAD_MULTIPLE, "ranks as threads of one JVM", null);
         }
         return out;
     }

@@ -30,6 +30,8 @@ public final class Collectives {
     private final CostModel model;
     private int nextTag;
     private ExecutorService worker;
+    /** Node layout of the communicator, worked out at the first node-aware schedule. */
+    private NodeLayout layout;
 
     public Collectives(CollChannel ch) {
         this.ch = ch;
@@ -147,11 +149,16 @@ public final class Collectives {
 
     /** Ring allgather of chunk i (held by rank i) in place: n-1 steps, each passing one chunk on. */
     private void ringAllgather(Buf buf, long[] at, long ext, int tag) {
+        ringAllgather(buf, at, ext, tag, 0);
+    }
+
+    /** The same when rank r holds chunk (r + shift) mod n. */
+    private void ringAllgather(Buf buf, long[] at, long ext, int tag, int shift) {
         int n = ch.size(), r = ch.rank();
         int right = (r + 1) % n, left = (r - 1 + n) % n;
         for (int s = 0; s < n - 1; s++) {
-            int sendChunk = (r - s + n) % n;
-            int recvChunk = (r - s - 1 + 2 * n) % n;
+            int sendChunk = (r + shift - s + n) % n;
+            int recvChunk = (r + shift - s - 1 + 2 * n) % n;
             ch.sendRecv(right, buf, at[sendChunk] * ext, (at[sendChunk + 1] - at[sendChunk]) * ext,
                     left, buf, at[recvChunk] * ext, (at[recvChunk + 1] - at[recvChunk]) * ext, tag);
         }
@@ -234,7 +241,19 @@ public final class Collectives {
             bcastBinomial(r, 0, len, 0, tag);
             return;
         }
-        switch (model.allReduce(len, n, count)) {
+        NodeLayout nodes = layout();
+        if (nodes.hierarchical) {
+            nodeAwareAllReduce(nodes, r, count, type, op, tag);
+        } else {
+            flatAllReduce(r, count, type, op, tag);
+        }
+    }
+
+    /** A commutative allreduce in place over all ranks of {@link #ch}, the schedule picked by the model. */
+    private void flatAllReduce(Buf r, int count, TypeDesc type, OpDesc op, int tag) {
+        int n = ch.size();
+        if (n == 1 || count == 0) return;
+        switch (model.allReduce(bytes(count, type), n, count)) {
             case RING:
                 ringAllReduce(r, count, type, op, tag);
                 break;
@@ -244,6 +263,69 @@ public final class Collectives {
             default:
                 recursiveDoubling(r, count, type, op, tag);
         }
+    }
+
+    private NodeLayout layout() {
+        NodeLayout l = layout;
+        if (l == null) layout = l = NodeLayout.of(ch);
+        return l;
+    }
+
+    /** The schedules over a part of this communicator (same cost model, tags given by the caller). */
+    private Collectives over(CollChannel part) {
+        return new Collectives(part, model, 0);
+    }
+
+    /**
+     * Node-aware allreduce (commutative ops), for ranks spread over several nodes:
+     * <ul>
+     *   <li>Large messages with the same number L of ranks on every node ("2D"): a ring
+     *       reduce-scatter inside the node cuts the vector into L chunks and leaves chunk
+     *       (l+1) mod L complete for the node at local rank l; the ranks with local index l on
+     *       all nodes then allreduce just that chunk across nodes (1/L of the vector each, all
+     *       L in parallel, so every node link carries 1/L of the data per rank); a ring
+     *       allgather inside the node shares the finished chunks back.</li>
+     *   <li>Otherwise: a binomial reduce to the node's first rank, an allreduce among those
+     *       leaders (picked by the model for the number of nodes), a binomial bcast inside the
+     *       node. Only one rank per node talks across nodes, log2(ranks per node) steps stay on
+     *       shared memory.</li>
+     * </ul>
+     */
+    private void nodeAwareAllReduce(NodeLayout nodes, Buf r, int count, TypeDesc type, OpDesc op, int tag) {
+        Collectives local = over(nodes.local);
+        int perNode = nodes.local.size();
+        long len = bytes(count, type);
+        boolean large = model.allReduce(len, ch.size(), count) != CostModel.AllReduce.RECURSIVE_DOUBLING;
+        if (nodes.peers != null && large && count >= perNode) {
+            long ext = type.extent;
+            long[] at = chunks(count, perNode);
+            local.ringReduceScatter(r, count, type, op, tag, at);
+            int c = (nodes.local.rank() + 1) % perNode;
+            long items = at[c + 1] - at[c];
+            long off = at[c] * ext;
+            if (items > 0 && off % r.kind.bytes == 0) {
+                over(nodes.peers).flatAllReduce(r.plus((int) (off / r.kind.bytes)), (int) items, type, op, tag);
+            } else if (items > 0) {
+                // A chunk that does not start on an element of the buffer's kind: work on a copy.
+                Buf t = temp(type, items * ext);
+                copy(r, off, t, 0, items * ext);
+                over(nodes.peers).flatAllReduce(t, (int) items, type, op, tag);
+                copy(t, 0, r, off, items * ext);
+            }
+            local.ringAllgather(r, at, ext, tag, 1);
+            return;
+        }
+        Buf acc = r;
+        if (perNode > 1) {
+            acc = temp(type, len);
+            copy(r, 0, acc, 0, len);
+            acc = local.binomialReduce(acc, count, type, op, 0, tag);
+        }
+        if (nodes.leaders != null) {
+            if (acc != r) copy(acc, 0, r, 0, len);
+            over(nodes.leaders).flatAllReduce(r, count, type, op, tag);
+        }
+        if (perNode > 1) local.bcastBinomial(r, 0, len, 0, tag);
     }
 
     /**
@@ -372,9 +454,19 @@ public final class Collectives {
      * reduction overlap.
      */
     private void ringAllReduce(Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+        long[] at = chunks(count, ch.size());
+        ringReduceScatter(buf, count, type, op, tag, at);
+        // Rank r now holds chunk (r+1) complete; circulate.
+        ringAllgather(buf, at, type.extent, tag, 1);
+    }
+
+    /**
+     * The first half of the ring allreduce: afterwards rank r holds chunk (r+1) mod n of
+     * {@code at} reduced over all ranks (other chunks hold partial sums).
+     */
+    private void ringReduceScatter(Buf buf, int count, TypeDesc type, OpDesc op, int tag, long[] at) {
         int n = ch.size(), r = ch.rank();
         long ext = type.extent;
-        long[] at = chunks(count, n);
         long maxChunk = 0;
         for (int i = 0; i < n; i++) maxChunk = Math.max(maxChunk, at[i + 1] - at[i]);
         int right = (r + 1) % n, left = (r - 1 + n) % n;
@@ -410,13 +502,6 @@ public final class Collectives {
                 reduceInto(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
             }
             ch.waitAll(send);
-        }
-        // Rank r now holds chunk (r+1) complete; circulate.
-        for (int s = 0; s < n - 1; s++) {
-            int sendChunk = (r + 1 - s + n) % n;
-            int recvChunk = (r - s + n) % n;
-            ch.sendRecv(right, buf, at[sendChunk] * ext, (at[sendChunk + 1] - at[sendChunk]) * ext,
-                    left, buf, at[recvChunk] * ext, (at[recvChunk + 1] - at[recvChunk]) * ext, tag);
         }
     }
 
@@ -802,6 +887,7 @@ public final class Collectives {
      */
     private BackendRequest ordered(java.util.function.Consumer<Collectives> schedule) {
         Collectives sub = new Collectives(ch, model, reserveTags());
+        sub.layout = layout;
         return async(() -> schedule.accept(sub));
     }
 

@@ -46,6 +46,11 @@ class FabricProcessesTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> schedulesSharedMemoryAndTcp() {
+        return Stream.concat(shm(ScheduleSuite.class, 3, 4), tcp(ScheduleSuite.class, 4));
+    }
+
+    @TestFactory
     Stream<DynamicNode> manyRanks() {
         return shm(CommSuite.class, 8);
     }

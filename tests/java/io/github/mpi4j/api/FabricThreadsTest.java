@@ -20,6 +20,29 @@ class FabricThreadsTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> schedules() {
+        return SuiteRunner.threads(ScheduleSuite.class, 1, 2, 3, 5, 8, 13);
+    }
+
+    /**
+     * Ranks on pretended nodes, so the node-aware allreduce runs: uniform nodes (2D schedule for
+     * large messages), uneven nodes (leader schedule), and ranks interleaved across nodes.
+     */
+    private static final int[][] LAYOUTS = {
+        {0, 0, 1, 1, 2, 2},
+        {0, 0, 0, 1, 1, 2, 2},
+        {0, 1, 0, 1, 0, 1, 0, 1},
+        {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2},
+        {5, 5, 9},
+    };
+
+    @TestFactory
+    Stream<DynamicNode> collectivesOnSeveralNodes() {
+        return Stream.concat(SuiteRunner.threadsOnNodes(CollectiveSuite.class, LAYOUTS),
+                SuiteRunner.threadsOnNodes(ScheduleSuite.class, LAYOUTS));
+    }
+
+    @TestFactory
     Stream<DynamicNode> communicators() {
         return SuiteRunner.threads(CommSuite.class, SIZES);
     }

@@ -71,6 +71,25 @@ public final class SuiteRunner {
         return nodes.stream();
     }
 
+    /**
+     * Dynamic tests for {@code suite} with ranks as threads placed on pretended nodes: each
+     * layout gives the node of every rank, so the fabric's node-aware schedules run.
+     */
+    public static Stream<DynamicNode> threadsOnNodes(Class<?> suite, int[]... layouts) {
+        List<DynamicNode> nodes = new ArrayList<>();
+        for (int[] layout : layouts) {
+            Jobs.Result result;
+            try {
+                result = ThreadWorld.run(suite, layout, 120);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            nodes.add(DynamicContainer.dynamicContainer("nodes=" + Arrays.toString(layout),
+                    toTests(suite, result, layout.length)));
+        }
+        return nodes.stream();
+    }
+
     /** Turns the result lines of all ranks into one dynamic test per (method, variant). */
     static Stream<DynamicNode> toTests(Class<?> suite, Jobs.Result result, int np) {
         Map<String, List<String>> outcomes = new LinkedHashMap<>();

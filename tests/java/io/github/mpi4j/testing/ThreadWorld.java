@@ -22,7 +22,13 @@ public final class ThreadWorld {
     }
 
     public static Jobs.Result run(Class<?> suite, int n, double timeoutSeconds) throws InterruptedException {
-        Backend[] backends = FabricBackend.threads(n, timeoutSeconds);
+        return run(suite, new int[n], timeoutSeconds);
+    }
+
+    /** The same with rank r on node {@code nodeOf[r]} (the node-aware schedules take over). */
+    public static Jobs.Result run(Class<?> suite, int[] nodeOf, double timeoutSeconds) throws InterruptedException {
+        int n = nodeOf.length;
+        Backend[] backends = FabricBackend.threads(n, timeoutSeconds, nodeOf);
         ByteArrayOutputStream[] outs = new ByteArrayOutputStream[n];
         List<Thread> threads = new ArrayList<>();
         int[] failed = {0};
@@ -67,6 +73,6 @@ public final class ThreadWorld {
             }
         }
         return new Jobs.Result(failed[0] > 0 ? 1 : 0, timedOut, all.toString(),
-                List.of("threads", suite.getSimpleName(), "n=" + n));
+                List.of("threads", suite.getSimpleName(), "nodes=" + java.util.Arrays.toString(nodeOf)));
     }
 }

@@ -1,0 +1,126 @@
+package io.github.mpi4j.api;
+
+import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.RankTest;
+import mpi.Intracomm;
+import mpi.MPI;
+
+/**
+ * Every collective schedule of the fabric, forced one by one, at counts that hit their chunk
+ * arithmetic (0, 1, fewer items than ranks, primes, large) and with tiny pipelining segments.
+ * The fabric reads its schedule settings when a communicator is created, so each setting gets a
+ * fresh {@code dup()}. On the MPI backend the settings mean nothing and the suite is a plain
+ * correctness check. References are computed here from rank and size.
+ */
+public class ScheduleSuite {
+    private static final int[] COUNTS = {0, 1, 2, 13, 1009, 65537};
+    /** With tiny segments a large count would mean tens of thousands of messages: stop earlier. */
+    private static final int[] COUNTS_TINY_SEGMENTS = {0, 1, 2, 13, 1009};
+    private static final String[] ALLREDUCE = {"recursive_doubling", "rabenseifner", "ring"};
+    /** Pipelining segments: tiny (a few items) and the default. */
+    private static final String[] SEGMENT_KB = {"0.02", null};
+
+    /** A communicator whose schedules follow these settings (null: the default). */
+    private static Intracomm with(Intracomm comm, String allreduce, String bcast, String segmentKb) {
+        // Ranks that are threads share the properties: every rank sets them before anyone makes
+        // its communicator, and nobody clears them before every rank has made it.
+        set("mpi4j.allreduce", allreduce);
+        set("mpi4j.bcast", bcast);
+        set("mpi4j.coll.segment.kb", segmentKb);
+        comm.barrier();
+        Intracomm c = comm.dup();
+        comm.barrier();
+        set("mpi4j.allreduce", null);
+        set("mpi4j.bcast", null);
+        set("mpi4j.coll.segment.kb", null);
+        return c;
+    }
+
+    private static void set(String key, String value) {
+        if (value == null) System.clearProperty(key);
+        else System.setProperty(key, value);
+    }
+
+    private static long intValue(int rank, int i) {
+        return (rank + 1) * 1_000_003L + i * 7L;
+    }
+
+    @RankTest
+    public void allReduceEverySchedule(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        for (String alg : ALLREDUCE) {
+            for (String seg : SEGMENT_KB) {
+                Intracomm c = with(comm, alg, null, seg);
+                for (int n : seg == null ? COUNTS : COUNTS_TINY_SEGMENTS) {
+                    for (boolean direct : new boolean[] {false, true}) {
+                        String what = "allReduce " + alg + " segment=" + seg + " n=" + n + (direct ? " direct" : " array");
+                        int[] in = new int[n];
+                        for (int i = 0; i < n; i++) in[i] = (int) intValue(rank, i);
+                        int[] expected = new int[n];
+                        for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[i] += (int) intValue(r, i);
+                        Holder s = new Holder(Data.INT, direct, in);
+                        Holder out = new Holder(Data.INT, direct, new int[n]);
+                        c.allReduce(s.buf, out.buf, n, MPI.INT, MPI.SUM);
+                        Check.arrays(expected, out.contents(), what + " SUM int");
+
+                        double[] d = new double[n];
+                        for (int i = 0; i < n; i++) d[i] = ((rank * 31 + i * 17) % 101) - 50;
+                        double[] max = new double[n];
+                        for (int i = 0; i < n; i++) {
+                            max[i] = Double.NEGATIVE_INFINITY;
+                            for (int r = 0; r < size; r++) max[i] = Math.max(max[i], ((r * 31 + i * 17) % 101) - 50);
+                        }
+                        Holder inPlace = new Holder(Data.DOUBLE, direct, d);
+                        c.allReduce(inPlace.buf, n, MPI.DOUBLE, MPI.MAX);
+                        Check.arrays(max, inPlace.contents(), what + " MAX double in place");
+                    }
+                }
+                c.free();
+            }
+        }
+    }
+
+    @RankTest
+    public void bcastAndAllgatherEverySchedule(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        for (String bcast : new String[] {"binomial", "scatter_allgather"}) {
+            Intracomm c = with(comm, null, bcast, "0.02");
+            for (int n : COUNTS) {
+                for (int root : new int[] {0, size - 1}) {
+                    long[] buf = new long[n];
+                    if (rank == root) for (int i = 0; i < n; i++) buf[i] = intValue(root, i);
+                    c.bcast(buf, n, MPI.LONG, root);
+                    for (int i = 0; i < n; i++) {
+                        if (buf[i] != intValue(root, i)) {
+                            Check.equal(intValue(root, i), buf[i], "bcast " + bcast + " n=" + n + " root=" + root + " [" + i + "]");
+                        }
+                    }
+                }
+                int[] mine = new int[n];
+                for (int i = 0; i < n; i++) mine[i] = (int) intValue(rank, i);
+                int[] all = new int[n * size];
+                c.allGather(mine, n, MPI.INT, all, n, MPI.INT);
+                int[] expected = new int[n * size];
+                for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[r * n + i] = (int) intValue(r, i);
+                Check.arrays(expected, all, "allGather n=" + n);
+            }
+            c.free();
+        }
+    }
+
+    @RankTest
+    public void reduceScatterBlockLarge(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        Intracomm c = with(comm, null, null, "0.02");
+        for (int block : new int[] {1, 13, 4099}) {
+            int[] in = new int[block * size];
+            for (int i = 0; i < in.length; i++) in[i] = (int) intValue(rank, i);
+            int[] out = new int[block];
+            c.reduceScatterBlock(in, out, block, MPI.INT, MPI.SUM);
+            int[] expected = new int[block];
+            for (int r = 0; r < size; r++) for (int i = 0; i < block; i++) expected[i] += (int) intValue(r, rank * block + i);
+            Check.arrays(expected, out, "reduceScatterBlock block=" + block);
+        }
+        c.free();
+    }
+}
