@@ -215,8 +215,19 @@ public final class FabricBackend implements Backend {
         return 1e-9;
     }
 
+    /**
+     * The host the launcher placed this rank on ({@code MPI4J_NODE}: the same name that decides
+     * which ranks share memory), so that ranks on hosts sharing one kernel (network namespaces,
+     * containers with one UTS name) still report different processors; otherwise, or when the
+     * launcher calls this machine "localhost", this machine's host name.
+     */
     @Override
     public String processorName() {
+        String node = "mpi4jrun".equals(job.source) ? System.getenv("MPI4J_NODE") : null;
+        if (node != null && !node.isBlank() && !node.equals("localhost") && !node.equals("127.0.0.1")
+                && !node.equals("::1")) {
+            return node.trim();
+        }
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (Exception e) {

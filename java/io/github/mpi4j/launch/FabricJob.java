@@ -38,9 +38,11 @@ final class FabricJob {
     }
 
     int run() throws IOException {
-        boolean anyRemote = false;
-        for (String h : hostOf) anyRemote |= !Hosts.isLocal(h);
-        String myAddress = Launcher.launcherAddress(o, anyRemote);
+        String firstRemote = null;
+        for (String h : hostOf) {
+            if (firstRemote == null && !Hosts.isLocal(h)) firstRemote = h;
+        }
+        String myAddress = Launcher.launcherAddress(o, firstRemote);
         Map<String, Integer> perHost = new HashMap<>();
         for (String h : hostOf) perHost.merge(h, 1, Integer::sum);
         Map<String, Integer> seen = new HashMap<>();

@@ -5,7 +5,9 @@ import io.github.mpi4j.fabric.bootstrap.Secrets;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,14 +185,37 @@ public final class Launcher {
         }
     }
 
-    /** The address remote ranks use to reach the launcher's rendezvous store. */
-    static String launcherAddress(Options o, boolean anyRemote) {
+    /**
+     * The address remote ranks use to reach the launcher's rendezvous store (and local ranks
+     * advertise to remote ones): {@code --rendezvous-host} if given; 127.0.0.1 when every rank is
+     * local; otherwise this machine's source address on the route towards the first remote host
+     * (the name of this host may resolve to a loopback address, or to an interface the remote
+     * hosts cannot reach), falling back to the address this host's name resolves to.
+     */
+    static String launcherAddress(Options o, String firstRemote) {
         if (o.rendezvousHost != null) return o.rendezvousHost;
-        if (!anyRemote) return "127.0.0.1";
+        if (firstRemote == null) return "127.0.0.1";
+        String routed = sourceAddressTowards(firstRemote);
+        if (routed != null) return routed;
         try {
             return InetAddress.getLocalHost().getHostAddress();
         } catch (IOException e) {
             return "127.0.0.1";
+        }
+    }
+
+    /**
+     * The local address the kernel would send from to reach {@code host}, or null. Connecting
+     * a UDP socket only looks up the route; it sends nothing.
+     */
+    static String sourceAddressTowards(String host) {
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(new InetSocketAddress(InetAddress.getByName(host), 9));
+            InetAddress local = probe.getLocalAddress();
+            if (local == null || local.isAnyLocalAddress() || local.isLoopbackAddress()) return null;
+            return local.getHostAddress();
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -477,9 +477,15 @@ public final class Collectives {
             int recvChunk = (r - s - 1 + 2 * n) % n;
             long sFrom = at[sendChunk], sTo = at[sendChunk + 1];
             long rFrom = at[recvChunk], rTo = at[recvChunk + 1];
-            // Segments: send all of the chunk at once; receive segment by segment, reducing each
-            // while the next is in flight (two temporaries alternate).
-            CollOp send = sTo > sFrom ? ch.isend(right, tag, buf, sFrom * ext, (sTo - sFrom) * ext) : null;
+            // Segments: post the sends of every segment of the chunk at once (one message per
+            // segment: the receiver posts one receive per segment, and a message may not be
+            // split over receives); receive segment by segment, reducing each while the next is
+            // in flight (two temporaries alternate).
+            CollOp[] sends = new CollOp[(int) ((sTo - sFrom + segItems - 1) / segItems)];
+            for (int g = 0; g < sends.length; g++) {
+                long from = sFrom + g * segItems;
+                sends[g] = ch.isend(right, tag, buf, from * ext, Math.min(segItems, sTo - from) * ext);
+            }
             long segs = (rTo - rFrom + segItems - 1) / segItems;
             CollOp prev = null;
             long prevFrom = 0, prevItems = 0, prevSlot = 0;
@@ -501,7 +507,7 @@ public final class Collectives {
                 ch.waitAll(prev);
                 reduceInto(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
             }
-            ch.waitAll(send);
+            ch.waitAll(sends);
         }
     }
 
