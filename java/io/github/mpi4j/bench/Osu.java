@@ -10,14 +10,15 @@ import mpi.Request;
  * OSU-style micro-benchmarks over the mpi4j API (the C twin is bench/osu_c.c; both print the
  * same lines, so bench/run.sh can compute ratios from one run):
  * <pre>
- *   Osu latency|bw|allreduce|bcast array|direct [maxBytes]
+ *   Osu latency|bw|allreduce|bcast|init array|direct [maxBytes]
  * </pre>
  * <ul>
  *   <li>latency: one-way time of a ping-pong between ranks 0 and 1 (half the round trip), µs;</li>
  *   <li>bw: rank 0 sends a window of 64 non-blocking messages, rank 1 receives them and
  *       acknowledges; MB/s (10^6 bytes per second);</li>
  *   <li>allreduce (doubles, SUM) and bcast: average time per call over all ranks (the max of
- *       the ranks' averages), µs.</li>
+ *       the ranks' averages), µs;</li>
+ *   <li>init: milliseconds from the JVM's start to the end of {@code MPI.Init}, slowest rank.</li>
  * </ul>
  * Output: {@code RESULT <test> <kind> <bytes> <value>} on rank 0. Every size is warmed up
  * (JIT and caches) before it is timed.
@@ -30,7 +31,13 @@ public final class Osu {
 
     public static void main(String[] args) {
         MPI.Init(args);
+        long initDone = System.currentTimeMillis();
         String test = args.length > 0 ? args[0] : "latency";
+        if (test.equals("init")) {
+            reportInitTime(initDone);
+            MPI.Finalize();
+            return;
+        }
         boolean direct = args.length > 1 && args[1].equals("direct");
         long max = args.length > 2 ? Long.parseLong(args[2]) : 16L << 20;
         Intracomm comm = MPI.COMM_WORLD;
@@ -51,6 +58,19 @@ public final class Osu {
             }
         }
         MPI.Finalize();
+    }
+
+    /**
+     * Milliseconds from the start of the slowest rank's JVM to the end of its {@code MPI.Init}
+     * (the JVM's own start-up included: that is what a user waits for).
+     */
+    private static void reportInitTime(long initDone) {
+        long start = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        double[] mine = {initDone - start}, worst = new double[1];
+        MPI.COMM_WORLD.reduce(mine, worst, 1, MPI.DOUBLE, MPI.MAX, 0);
+        if (MPI.COMM_WORLD.getRank() == 0) {
+            System.out.println(String.format(Locale.ROOT, "RESULT init java 0 %.1f", worst[0]));
+        }
     }
 
     /**

@@ -9,12 +9,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns the raw lines of bench/run.sh ({@code np=N rep=R RESULT test kind bytes value}) into
- * markdown tables: the median over repetitions for C and each Java buffer kind, the ratio to C
- * (or the difference, for latency), the spread (max/min over repetitions), and whether the
- * targets of the foundation issue are met.
+ * markdown tables: the median over repetitions for the reference (Open MPI's C library, or raw
+ * TCP) and each Java buffer kind, the ratio to the reference (or the difference, for latency on
+ * the MPI backend), the spread (max/min over repetitions), and ✓/✗ where an issue sets a target.
+ *
+ * <pre>
+ *   Report raw.txt mpi|fabric|fabric-tcp
+ * </pre>
  */
 public final class Report {
     private Report() {
@@ -32,13 +37,27 @@ public final class Report {
             String key = np + " " + f[3] + " " + f[4] + " " + f[5];
             VALUES.computeIfAbsent(key, k -> new ArrayList<>()).add(Double.parseDouble(f[6]));
         }
+        Targets targets = Targets.of(backend);
         StringBuilder md = new StringBuilder();
         md.append("Backend: ").append(backend).append(". Values are medians over repetitions; spread = max/min.\n");
-        table(md, "latency", "2", "one-way latency, µs (lower is better); diff = Java - C", true);
-        table(md, "bw", "2", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
+        boolean latencyDiff = backend.equals("mpi");
+        table(md, targets, "latency", "2", "c", "one-way latency, µs (lower is better); "
+                + (latencyDiff ? "diff = Java - C" : "ratio = Java / C"), latencyDiff);
+        table(md, targets, "bw", "2", "c", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
+        table(md, targets, "bw", "2", "raw", "bandwidth vs raw loopback TCP, MB/s; ratio = Java / raw TCP", false);
         for (String np : new String[] {"2", "4"}) {
-            table(md, "allreduce", np, "allreduce of doubles, µs per call (lower is better); ratio = Java / C", false);
-            table(md, "bcast", np, "bcast, µs per call (lower is better); ratio = Java / C", false);
+            table(md, targets, "allreduce", np, "c", "allreduce of doubles, µs per call (lower is better); ratio = Java / C", false);
+            table(md, targets, "bcast", np, "c", "bcast, µs per call (lower is better); ratio = Java / C", false);
+        }
+        for (String np : new String[] {"2", "4", "8"}) {
+            List<Double> init = VALUES.get(np + " init java 0");
+            if (init == null) continue;
+            double m = median(init);
+            md.append("\n### start-up, np ").append(np).append(": JVM start to end of MPI.Init, slowest rank\n\n")
+                    .append(fmt("%.0f ms median over %d runs (min %.0f, max %.0f)", m, init.size(),
+                            Collections.min(init), Collections.max(init)))
+                    .append(np.equals("4") && targets.initMillis > 0 ? (m <= targets.initMillis ? " ✓" : " ✗") : "")
+                    .append('\n');
         }
         System.out.print(md);
     }
@@ -54,21 +73,21 @@ public final class Report {
         return Collections.max(v) / Math.max(1e-12, Collections.min(v));
     }
 
-    private static void table(StringBuilder md, String test, String np, String title, boolean diff) {
-        TreeMap<Long, String[]> rows = new TreeMap<>();
-        for (Map.Entry<String, List<Double>> e : VALUES.entrySet()) {
-            String[] k = e.getKey().split(" ");
-            if (!k[0].equals(np) || !k[1].equals(test)) continue;
-            long bytes = Long.parseLong(k[3]);
-            rows.computeIfAbsent(bytes, b -> new String[3]);
+    private static void table(StringBuilder md, Targets targets, String test, String np, String ref, String title,
+                              boolean diff) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (String key : VALUES.keySet()) {
+            String[] k = key.split(" ");
+            if (k[0].equals(np) && k[1].equals(test) && k[2].equals(ref)) sizes.add(Long.parseLong(k[3]));
         }
-        if (rows.isEmpty()) return;
+        if (sizes.isEmpty()) return;
+        String refName = ref.equals("c") ? "C" : "raw TCP";
         md.append("\n### ").append(test).append(", np ").append(np).append(": ").append(title).append("\n\n");
-        md.append("| bytes | C | Java array | Java direct | array ").append(diff ? "diff" : "ratio")
-                .append(" | direct ").append(diff ? "diff" : "ratio").append(" | spread C/array/direct |\n");
+        md.append("| bytes | ").append(refName).append(" | Java array | Java direct | array ").append(diff ? "diff" : "ratio")
+                .append(" | direct ").append(diff ? "diff" : "ratio").append(" | spread ref/array/direct |\n");
         md.append("|---:|---:|---:|---:|---:|---:|---|\n");
-        for (long bytes : rows.keySet()) {
-            List<Double> c = VALUES.get(np + " " + test + " c " + bytes);
+        for (long bytes : sizes) {
+            List<Double> c = VALUES.get(np + " " + test + " " + ref + " " + bytes);
             List<Double> a = VALUES.get(np + " " + test + " array " + bytes);
             List<Double> d = VALUES.get(np + " " + test + " direct " + bytes);
             if (c == null || a == null || d == null) continue;
@@ -76,24 +95,90 @@ public final class Report {
             String ra = diff ? fmt("%+.3f", am - cm) : fmt("%.2f", am / cm);
             String rd = diff ? fmt("%+.3f", dm - cm) : fmt("%.2f", dm / cm);
             md.append("| ").append(bytes).append(" | ").append(fmt("%.3f", cm)).append(" | ").append(fmt("%.3f", am))
-                    .append(" | ").append(fmt("%.3f", dm)).append(" | ").append(ra).append(target(test, bytes, am, cm, false))
-                    .append(" | ").append(rd).append(target(test, bytes, dm, cm, true)).append(" | ")
+                    .append(" | ").append(fmt("%.3f", dm)).append(" | ").append(ra)
+                    .append(targets.mark(test, ref, np, bytes, am, cm, false)).append(" | ").append(rd)
+                    .append(targets.mark(test, ref, np, bytes, dm, cm, true)).append(" | ")
                     .append(fmt("%.2f/%.2f/%.2f", spread(c), spread(a), spread(d))).append(" |\n");
         }
     }
 
-    /** " ✓" / " ✗" where the foundation issue sets a target for this size. */
-    private static String target(String test, long bytes, double java, double c, boolean direct) {
-        switch (test) {
-            case "latency":
-                if (bytes > 1024) return "";
-                return java - c <= (direct ? 0.15 : 0.3) ? " ✓" : " ✗";
-            case "bw":
-                if (bytes < 65536) return "";
-                return java / c >= (direct ? 0.95 : 0.85) ? " ✓" : " ✗";
-            default:
-                if (bytes != 16L << 20) return "";
-                return java / c <= (direct ? 1.05 : 1.15) ? " ✓" : " ✗";
+    /** The targets the issues set for each backend, as ✓/✗ marks. */
+    private abstract static class Targets {
+        /** Start-up target at np 4, ms (0: none). */
+        double initMillis;
+
+        /** " ✓" / " ✗" where a target applies to this cell, "" elsewhere. */
+        abstract String mark(String test, String ref, String np, long bytes, double java, double reference,
+                             boolean direct);
+
+        static String ok(boolean met) {
+            return met ? " ✓" : " ✗";
+        }
+
+        static Targets of(String backend) {
+            switch (backend) {
+                case "mpi": return new MpiTargets();
+                case "fabric": return new FabricShmTargets();
+                case "fabric-tcp": return new FabricTcpTargets();
+                default: throw new IllegalArgumentException("backend " + backend + " (mpi, fabric or fabric-tcp)");
+            }
+        }
+    }
+
+    /** The foundation issue: the MPI backend against the same MPI's C library. */
+    private static final class MpiTargets extends Targets {
+        @Override
+        String mark(String test, String ref, String np, long bytes, double java, double c, boolean direct) {
+            switch (test) {
+                case "latency":
+                    return bytes > 1024 ? "" : ok(java - c <= (direct ? 0.15 : 0.3));
+                case "bw":
+                    return bytes < 65536 ? "" : ok(java / c >= (direct ? 0.95 : 0.85));
+                default:
+                    return bytes != 16L << 20 ? "" : ok(java / c <= (direct ? 1.05 : 1.15));
+            }
+        }
+    }
+
+    /** The fabric issue, shared memory against Open MPI over shared memory. */
+    private static final class FabricShmTargets extends Targets {
+        FabricShmTargets() {
+            initMillis = 500;
+        }
+
+        @Override
+        String mark(String test, String ref, String np, long bytes, double java, double c, boolean direct) {
+            switch (test) {
+                case "latency":
+                    return bytes != 8 ? "" : ok(java / c <= 1.0);
+                case "bw":
+                    return bytes < 65536 ? "" : ok(java / c >= 0.9);
+                case "allreduce":
+                    return bytes != 16L << 20 ? "" : ok(java / c <= 0.8);
+                default:
+                    return "";
+            }
+        }
+    }
+
+    /** The fabric issue, TCP against Open MPI with --mca btl tcp,self and against raw TCP. */
+    private static final class FabricTcpTargets extends Targets {
+        FabricTcpTargets() {
+            initMillis = 500;
+        }
+
+        @Override
+        String mark(String test, String ref, String np, long bytes, double java, double c, boolean direct) {
+            switch (test) {
+                case "bw":
+                    return ref.equals("raw") && bytes >= 65536 ? ok(java / c >= 0.9) : "";
+                case "allreduce":
+                    if (!np.equals("4")) return "";
+                    if (bytes == 16L << 20) return ok(java / c <= 1.0);
+                    return bytes == 8 ? ok(java / c <= 1.2) : "";
+                default:
+                    return "";
+            }
         }
     }
 
