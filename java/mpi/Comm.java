@@ -873,6 +873,118 @@ public class Comm implements Freeable, Cloneable {
         return allReduceImpl("iAllReduce", true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
     }
 
+    /**
+     * Bucketed allreduce: reduces several buffers in one collective call, as gradient
+     * all-reduction in data-parallel training does with its buckets of parameters. Equivalent to
+     * {@code allReduce(sendbufs[i], recvbufs[i], counts[i], type, op)} for every {@code i} in
+     * order, but backends that can fuse the buckets (mpi4j's fabric packs them into one
+     * reduction) pay the per-message cost once instead of once per bucket.
+     *
+     * <p>Every rank must pass the same number of buckets, the same counts, type and op. Each
+     * bucket may be a Java array or a direct buffer (they may be mixed); a count may be 0.
+     * {@code sendbufs[i]} may be {@code MPI.IN_PLACE}, in which case {@code recvbufs[i]} holds
+     * this rank's contribution. No receive buffer may appear twice or also be a send buffer.
+     * All buffers and counts are checked before any data moves.
+     *
+     * @param sendbufs one send buffer per bucket (or {@code MPI.IN_PLACE} entries)
+     * @param recvbufs one receive buffer per bucket
+     * @param counts   items of {@code type} in each bucket
+     */
+    public final void allReduce(Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type, Op op) {
+        allReduceManyImpl("allReduce", sendbufs, recvbufs, counts, type, op);
+    }
+
+    /**
+     * In-place bucketed allreduce: each {@code bufs[i]} holds this rank's contribution of
+     * {@code counts[i]} items and receives the result. See
+     * {@link #allReduce(Object[], Object[], int[], Datatype, Op)}.
+     */
+    public final void allReduce(Object[] bufs, int[] counts, Datatype type, Op op) {
+        allReduceManyImpl("allReduce", null, bufs, counts, type, op);
+    }
+
+    /** {@code sendbufs == null} means the in-place form. */
+    private void allReduceManyImpl(String call, Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type,
+                                   Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        if (isObject(t)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the bucketed form; "
+                    + "reduce the object arrays one at a time");
+        }
+        OpDesc o = op(call, op, t);
+        boolean inPlace = sendbufs == null;
+        String recvName = inPlace ? "bufs" : "recvbufs";
+        if (recvbufs == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + recvName + " is null");
+        if (counts == null) throw MPIException.of(MPI.ERR_ARG, call + ": counts is null");
+        int n = counts.length;
+        if (recvbufs.length != n) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + recvName + " has " + recvbufs.length
+                    + " entries but counts has " + n);
+        }
+        if (!inPlace && sendbufs.length != n) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": sendbufs has " + sendbufs.length
+                    + " entries but counts has " + n);
+        }
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            if (counts[i] < 0) {
+                throw MPIException.of(MPI.ERR_COUNT, call + ": counts[" + i + "] = " + counts[i] + " is negative");
+            }
+            total += counts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": counts add up to " + total + " items, more than "
+                    + Integer.MAX_VALUE);
+        }
+        // Where each buffer object was first seen, to reject buckets that share a buffer.
+        java.util.IdentityHashMap<Object, String> seen = new java.util.IdentityHashMap<>();
+        Buf[] s = new Buf[n];
+        Buf[] r = new Buf[n];
+        for (int i = 0; i < n; i++) {
+            String rn = recvName + "[" + i + "]";
+            if (recvbufs[i] == MPI.IN_PLACE) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + rn + " is MPI.IN_PLACE; only send buffers "
+                        + "may be MPI.IN_PLACE");
+            }
+            r[i] = Buffers.resolve(call, rn, recvbufs[i], 0, counts[i], t, true);
+            claim(call, seen, recvbufs[i], rn);
+        }
+        for (int i = 0; i < n; i++) {
+            if (inPlace) {
+                s[i] = Buf.IN_PLACE;
+                continue;
+            }
+            String sn = "sendbufs[" + i + "]";
+            Object sb = sendbufs[i];
+            if (sb != null && sb == recvbufs[i] && sb != MPI.IN_PLACE) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " and recvbufs[" + i + "] are the same "
+                        + (sb instanceof Buffer ? "buffer" : "array") + "; pass MPI.IN_PLACE as " + sn
+                        + " (or use the in-place form) instead");
+            }
+            s[i] = Buffers.resolveSend(call, sn, sb, 0, counts[i], t);
+            // Buckets may share a send buffer (it is only read) but never send from a receive buffer.
+            String other = sb == null || sb == MPI.IN_PLACE ? null : seen.get(sb);
+            if (other != null) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " is the same "
+                        + (sb instanceof Buffer ? "buffer" : "array") + " as " + other
+                        + ", which receives another bucket's result");
+            }
+        }
+        c.allReduceMany(s, r, counts.clone(), t, o);
+    }
+
+    /** Records that argument {@code name} uses {@code buf}; throws if another argument already does. */
+    private static void claim(String call, java.util.IdentityHashMap<Object, String> seen, Object buf, String name) {
+        if (buf == null) return;
+        String other = seen.putIfAbsent(buf, name);
+        if (other != null) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + name + " is the same "
+                    + (buf instanceof Buffer ? "buffer" : "array") + " as " + other
+                    + "; every bucket needs a receive buffer of its own");
+        }
+    }
+
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                              Datatype recvtype, int root) {
         gatherImpl("gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root);
