@@ -86,6 +86,25 @@ public class ErrorSuite {
                 new int[] {1}, MPI.OBJECT, MPI.SUM), "MPI.OBJECT");
     }
 
+    /** The compatibility additions check their arguments too, and the unsupported parts say so. */
+    @RankTest
+    public void badPackAttributesAndUnsupported(Intracomm comm) {
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.pack(new int[4], 4, MPI.INT, new byte[15], 0), "16 bytes",
+                "byte[15]");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.pack(new int[1], 1, MPI.INT, new byte[8], 9), "position 9");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.unpack(new byte[8], 0, new int[1], 2, MPI.INT), "count 2",
+                "int[1]");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.packSize(1, MPI.OBJECT), "MPI.OBJECT");
+        Check.throwsMpi(MPI.ERR_COUNT, () -> comm.packSize(-1, MPI.INT), "-1");
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> comm.setAttr(12345, "x"), "keyval 12345");
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> mpi.Comm.freeKeyval(12345), "12345");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.send(new byte[1], 1, MPI.DATATYPE_NULL, 0, 1), "DATATYPE_NULL");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> Datatype.createContiguous(4, MPI.INT),
+                "createContiguous", "not supported yet");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> Datatype.Vector(2, 1, 2, MPI.INT), "not supported yet");
+        Check.throwsMpi(MPI.ERR_INFO, () -> comm.setInfo(null), "info is null");
+    }
+
     @RankTest
     public void badRanksTagsRoots(Intracomm comm) {
         int size = comm.getSize();
