@@ -1594,6 +1594,15 @@ public class Comm implements Freeable, Cloneable {
         return getGroup();
     }
 
+    /** Duplicates the communicator (mpiJava 1.2). */
+    public Object Clone() {
+        return dup();
+    }
+
+    public Comm Dup() {
+        return dup();
+    }
+
     public static int Compare(Comm comm1, Comm comm2) {
         return compare(comm1, comm2);
     }
