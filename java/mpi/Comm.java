@@ -33,6 +33,17 @@ public class Comm implements Freeable, Cloneable {
     BackendComm impl;
     private String name;
     private Errhandler errhandler = MPI.ERRORS_RETURN;
+    /** Hints given with setInfo/dupWithInfo (kept in Java; no backend uses them yet). */
+    private Info info;
+    /** User attributes (createKeyval/setAttr); created on first use. */
+    private java.util.Map<Integer, Object> attrs;
+    /** Request of the last iDup (already complete: duplication is done at once). */
+    private Request dupRequest;
+
+    /** Next user keyval; the predefined ones are MPI.TAG_UB..MPI.UNIVERSE_SIZE (0..6). */
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_KEYVAL =
+            new java.util.concurrent.atomic.AtomicInteger(100);
+    private static final java.util.Set<Integer> KEYVALS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Comm(Session session, BackendComm impl, String name) {
         this.session = session;
@@ -149,6 +160,176 @@ public class Comm implements Freeable, Cloneable {
         return dup();
     }
 
+    /**
+     * Non-blocking duplicate (MPI_Comm_idup). mpi4j duplicates at once, so the request of
+     * {@link #getRequest()} is already complete; waiting on it is allowed and returns at once.
+     */
+    public Comm iDup() {
+        Comm d = dup();
+        dupRequest = Request.completed(session);
+        return d;
+    }
+
+    /** The request of the last {@link #iDup()} on this communicator ({@code MPI.REQUEST_NULL} if none). */
+    public final Request getRequest() {
+        Request r = dupRequest;
+        return r == null ? MPI.REQUEST_NULL : r;
+    }
+
+    /** Duplicates the communicator and gives the duplicate the hints {@code info}. */
+    public Comm dupWithInfo(Info info) {
+        Comm d = dup();
+        d.setInfo(info);
+        return d;
+    }
+
+    /** Sets hints. They are stored and returned by {@link #getInfo()}; no backend acts on them yet. */
+    public final void setInfo(Info info) {
+        impl("setInfo");
+        if (info == null) throw MPIException.of(MPI.ERR_INFO, "setInfo: info is null");
+        this.info = info.dup();
+    }
+
+    /** A copy of the hints in use (empty if none were set). */
+    public final Info getInfo() {
+        impl("getInfo");
+        Info i = info;
+        return i == null ? new Info() : i.dup();
+    }
+
+    /** Topology of the communicator: always {@code MPI.UNDEFINED} (mpi4j has no topologies yet). */
+    public final int getTopology() {
+        impl("getTopology");
+        return MPI.UNDEFINED;
+    }
+
+    /**
+     * Invokes the error handler with {@code errorCode}: mpi4j's handlers report errors as
+     * exceptions, so this throws an {@link MPIException} of that code.
+     */
+    public void callErrhandler(int errorCode) {
+        impl("callErrhandler");
+        throw new MPIException(errorCode, errorCode, "callErrhandler: error code " + errorCode + " raised on "
+                + name);
+    }
+
+    // ---- attributes ----------------------------------------------------------------------
+
+    /**
+     * A new attribute key for {@link #setAttr}. Attributes are kept in Java and are not copied
+     * to duplicates (as MPI_COMM_NULL_COPY_FN).
+     */
+    public static int createKeyval() {
+        int k = NEXT_KEYVAL.getAndIncrement();
+        KEYVALS.add(k);
+        return k;
+    }
+
+    public static void freeKeyval(int keyval) {
+        if (!KEYVALS.remove(keyval)) {
+            throw MPIException.of(MPI.ERR_KEYVAL, "freeKeyval: " + keyval + " is not a keyval from createKeyval");
+        }
+    }
+
+    private static void checkUserKeyval(String call, int keyval) {
+        if (!KEYVALS.contains(keyval)) {
+            throw MPIException.of(MPI.ERR_KEYVAL, call + ": keyval " + keyval
+                    + " was not made by createKeyval (or was freed)");
+        }
+    }
+
+    public final void setAttr(int keyval, Object value) {
+        impl("setAttr");
+        checkUserKeyval("setAttr", keyval);
+        synchronized (this) {
+            if (attrs == null) attrs = new java.util.HashMap<>();
+            attrs.put(keyval, value);
+        }
+    }
+
+    public final void deleteAttr(int keyval) {
+        impl("deleteAttr");
+        checkUserKeyval("deleteAttr", keyval);
+        synchronized (this) {
+            if (attrs != null) attrs.remove(keyval);
+        }
+    }
+
+    // ---- pack / unpack ----------------------------------------------------------------------
+
+    /** Bytes that {@code incount} items of {@code type} take when packed. */
+    public final int packSize(int incount, Datatype type) {
+        return packSizeImpl("packSize", incount, type);
+    }
+
+    /**
+     * Packs {@code incount} items of {@code inbuf} into {@code outbuf} from byte {@code position}
+     * (native byte order); returns the position after them.
+     */
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) {
+        return packImpl("pack", inbuf, 0, incount, type, outbuf, position);
+    }
+
+    /**
+     * Unpacks {@code outcount} items from {@code inbuf} at byte {@code position} into
+     * {@code outbuf}; returns the position after them.
+     */
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) {
+        return unpackImpl("unpack", inbuf, position, outbuf, 0, outcount, type);
+    }
+
+    private int packSizeImpl(String call, int incount, Datatype type) {
+        impl(call);
+        TypeDesc t = packType(call, type);
+        checkCount(call, "incount", incount);
+        long bytes = (long) incount * t.extent;
+        if (bytes > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": " + incount + " items of " + t.name + " take " + bytes
+                    + " bytes, more than " + Integer.MAX_VALUE);
+        }
+        return (int) bytes;
+    }
+
+    private static TypeDesc packType(String call, Datatype type) {
+        TypeDesc t = type(call, "datatype", type);
+        if (isObject(t)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot be packed; send the Object[] itself");
+        }
+        return t;
+    }
+
+    private static Buf packArea(String call, String arg, byte[] area, int position, int bytes) {
+        if (area == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is null");
+        if (position < 0 || position > area.length) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": position " + position + " is not in [0, " + area.length + "]");
+        }
+        if (bytes > area.length - position) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + bytes + " bytes from position " + position
+                    + " do not fit in byte[" + area.length + "]");
+        }
+        return new Buf(area, io.github.mpi4j.spi.BaseKind.BYTE, position, area.length - position);
+    }
+
+    private int packImpl(String call, Object inbuf, int offset, int incount, Datatype type, byte[] outbuf,
+                         int position) {
+        int bytes = packSizeImpl(call, incount, type);
+        TypeDesc t = type.desc;
+        Buf in = Buffers.resolve(call, "inbuf", inbuf, offset, incount, t, false);
+        Buf out = packArea(call, "outbuf", outbuf, position, bytes);
+        io.github.mpi4j.core.BufAccess.copy(in, 0, out, 0, bytes);
+        return position + bytes;
+    }
+
+    private int unpackImpl(String call, byte[] inbuf, int position, Object outbuf, int offset, int outcount,
+                           Datatype type) {
+        int bytes = packSizeImpl(call, outcount, type);
+        TypeDesc t = type.desc;
+        Buf in = packArea(call, "inbuf", inbuf, position, bytes);
+        Buf out = Buffers.resolve(call, "outbuf", outbuf, offset, outcount, t, true);
+        io.github.mpi4j.core.BufAccess.copy(in, 0, out, 0, bytes);
+        return position + bytes;
+    }
+
     /** Frees the communicator; later calls on it throw. Freeing MPI.COMM_WORLD/COMM_SELF is an error. */
     @Override
     public void free() {
@@ -224,7 +405,7 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Value of a predefined attribute ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
-     * {@code MPI.WTIME_IS_GLOBAL}), or null.
+     * {@code MPI.WTIME_IS_GLOBAL}) or of one set with {@link #setAttr}, or null.
      */
     public final Object getAttr(int keyval) {
         BackendComm c = impl("getAttr");
@@ -232,7 +413,9 @@ public class Comm implements Freeable, Cloneable {
         if (keyval == MPI.HOST) return MPI.PROC_NULL;
         if (keyval == MPI.IO) return MPI.ANY_SOURCE;
         if (keyval == MPI.WTIME_IS_GLOBAL) return 0;
-        return null;
+        synchronized (this) {
+            return attrs == null ? null : attrs.get(keyval);
+        }
     }
 
     // =====================================================================================
@@ -873,6 +1056,118 @@ public class Comm implements Freeable, Cloneable {
         return allReduceImpl("iAllReduce", true, MPI.IN_PLACE, 0, buf, 0, count, type, op);
     }
 
+    /**
+     * Bucketed allreduce: reduces several buffers in one collective call, as gradient
+     * all-reduction in data-parallel training does with its buckets of parameters. Equivalent to
+     * {@code allReduce(sendbufs[i], recvbufs[i], counts[i], type, op)} for every {@code i} in
+     * order, but backends that can fuse the buckets (mpi4j's fabric packs them into one
+     * reduction) pay the per-message cost once instead of once per bucket.
+     *
+     * <p>Every rank must pass the same number of buckets, the same counts, type and op. Each
+     * bucket may be a Java array or a direct buffer (they may be mixed); a count may be 0.
+     * {@code sendbufs[i]} may be {@code MPI.IN_PLACE}, in which case {@code recvbufs[i]} holds
+     * this rank's contribution. No receive buffer may appear twice or also be a send buffer.
+     * All buffers and counts are checked before any data moves.
+     *
+     * @param sendbufs one send buffer per bucket (or {@code MPI.IN_PLACE} entries)
+     * @param recvbufs one receive buffer per bucket
+     * @param counts   items of {@code type} in each bucket
+     */
+    public final void allReduce(Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type, Op op) {
+        allReduceManyImpl("allReduce", sendbufs, recvbufs, counts, type, op);
+    }
+
+    /**
+     * In-place bucketed allreduce: each {@code bufs[i]} holds this rank's contribution of
+     * {@code counts[i]} items and receives the result. See
+     * {@link #allReduce(Object[], Object[], int[], Datatype, Op)}.
+     */
+    public final void allReduce(Object[] bufs, int[] counts, Datatype type, Op op) {
+        allReduceManyImpl("allReduce", null, bufs, counts, type, op);
+    }
+
+    /** {@code sendbufs == null} means the in-place form. */
+    private void allReduceManyImpl(String call, Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type,
+                                   Op op) {
+        BackendComm c = impl(call);
+        TypeDesc t = type(call, "datatype", type);
+        if (isObject(t)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the bucketed form; "
+                    + "reduce the object arrays one at a time");
+        }
+        OpDesc o = op(call, op, t);
+        boolean inPlace = sendbufs == null;
+        String recvName = inPlace ? "bufs" : "recvbufs";
+        if (recvbufs == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + recvName + " is null");
+        if (counts == null) throw MPIException.of(MPI.ERR_ARG, call + ": counts is null");
+        int n = counts.length;
+        if (recvbufs.length != n) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + recvName + " has " + recvbufs.length
+                    + " entries but counts has " + n);
+        }
+        if (!inPlace && sendbufs.length != n) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": sendbufs has " + sendbufs.length
+                    + " entries but counts has " + n);
+        }
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            if (counts[i] < 0) {
+                throw MPIException.of(MPI.ERR_COUNT, call + ": counts[" + i + "] = " + counts[i] + " is negative");
+            }
+            total += counts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": counts add up to " + total + " items, more than "
+                    + Integer.MAX_VALUE);
+        }
+        // Where each buffer object was first seen, to reject buckets that share a buffer.
+        java.util.IdentityHashMap<Object, String> seen = new java.util.IdentityHashMap<>();
+        Buf[] s = new Buf[n];
+        Buf[] r = new Buf[n];
+        for (int i = 0; i < n; i++) {
+            String rn = recvName + "[" + i + "]";
+            if (recvbufs[i] == MPI.IN_PLACE) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + rn + " is MPI.IN_PLACE; only send buffers "
+                        + "may be MPI.IN_PLACE");
+            }
+            r[i] = Buffers.resolve(call, rn, recvbufs[i], 0, counts[i], t, true);
+            claim(call, seen, recvbufs[i], rn);
+        }
+        for (int i = 0; i < n; i++) {
+            if (inPlace) {
+                s[i] = Buf.IN_PLACE;
+                continue;
+            }
+            String sn = "sendbufs[" + i + "]";
+            Object sb = sendbufs[i];
+            if (sb != null && sb == recvbufs[i] && sb != MPI.IN_PLACE) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " and recvbufs[" + i + "] are the same "
+                        + (sb instanceof Buffer ? "buffer" : "array") + "; pass MPI.IN_PLACE as " + sn
+                        + " (or use the in-place form) instead");
+            }
+            s[i] = Buffers.resolveSend(call, sn, sb, 0, counts[i], t);
+            // Buckets may share a send buffer (it is only read) but never send from a receive buffer.
+            String other = sb == null || sb == MPI.IN_PLACE ? null : seen.get(sb);
+            if (other != null) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " is the same "
+                        + (sb instanceof Buffer ? "buffer" : "array") + " as " + other
+                        + ", which receives another bucket's result");
+            }
+        }
+        c.allReduceMany(s, r, counts.clone(), t, o);
+    }
+
+    /** Records that argument {@code name} uses {@code buf}; throws if another argument already does. */
+    private static void claim(String call, java.util.IdentityHashMap<Object, String> seen, Object buf, String name) {
+        if (buf == null) return;
+        String other = seen.putIfAbsent(buf, name);
+        if (other != null) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + name + " is the same "
+                    + (buf instanceof Buffer ? "buffer" : "array") + " as " + other
+                    + "; every bucket needs a receive buffer of its own");
+        }
+    }
+
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                              Datatype recvtype, int root) {
         gatherImpl("gather", false, sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root);
@@ -1299,6 +1594,15 @@ public class Comm implements Freeable, Cloneable {
         return getGroup();
     }
 
+    /** Duplicates the communicator (mpiJava 1.2). */
+    public Object Clone() {
+        return dup();
+    }
+
+    public Comm Dup() {
+        return dup();
+    }
+
     public static int Compare(Comm comm1, Comm comm2) {
         return compare(comm1, comm2);
     }
@@ -1329,6 +1633,29 @@ public class Comm implements Freeable, Cloneable {
 
     public final Object Attr_get(int keyval) {
         return getAttr(keyval);
+    }
+
+    /** mpiJava 1.2 spelling of {@link #getErrhandler()}. */
+    public final Errhandler Errorhandler_get() {
+        return getErrhandler();
+    }
+
+    /** Topology type: always {@code MPI.UNDEFINED} (no topologies yet). */
+    public final int Topo_test() {
+        return getTopology();
+    }
+
+    public final int Pack_size(int incount, Datatype datatype) {
+        return packSizeImpl("Pack_size", incount, datatype);
+    }
+
+    public final int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) {
+        return packImpl("Pack", inbuf, offset, incount, datatype, outbuf, position);
+    }
+
+    public final int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount,
+                            Datatype datatype) {
+        return unpackImpl("Unpack", inbuf, position, outbuf, offset, outcount, datatype);
     }
 
     @Override

@@ -1,8 +1,8 @@
 package mpi;
 
 /** A 64-bit count (MPI_Count), as the Open MPI bindings returned from getElementsX. */
-public final class Count {
-    private final long count;
+public final class Count implements Comparable<Count> {
+    private long count;
 
     public Count(long count) {
         this.count = count;
@@ -10,6 +10,15 @@ public final class Count {
 
     public long getCount() {
         return count;
+    }
+
+    public void setCount(long count) {
+        this.count = count;
+    }
+
+    @Override
+    public int compareTo(Count other) {
+        return Long.compare(count, other.count);
     }
 
     @Override

@@ -23,8 +23,21 @@ public final class Datatype implements Freeable, Cloneable {
         if (desc.apiObject == null) desc.apiObject = this;
     }
 
+    /** MPI.DATATYPE_NULL: a constant that every call rejects. */
+    static Datatype nullType() {
+        Datatype d = new Datatype(io.github.mpi4j.spi.Predefined.T_BYTE);
+        d.name = "MPI.DATATYPE_NULL";
+        d.freed = true;
+        d.constant = true;
+        d.isNullConstant = true;
+        return d;
+    }
+
+    private boolean isNullConstant;
+
     /** The descriptor backends work with. */
     TypeDesc desc(String call, String arg) {
+        if (isNullConstant) throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is MPI.DATATYPE_NULL");
         if (freed) {
             throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " " + name + " has been freed");
         }
@@ -102,6 +115,78 @@ public final class Datatype implements Freeable, Cloneable {
     /** Bytes of one unit of the base type: what sizes and extents are counted in. */
     int baseBytes() {
         return desc.isPredefined() ? (int) Math.max(1, desc.size) : Math.max(1, desc.arrayKind.bytes);
+    }
+
+    // ---- derived datatypes: not supported yet ---------------------------------------------
+
+    private static MPIException derivedUnsupported(String call) {
+        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived datatypes are not supported yet by "
+                + "mpi4j; send the elements of a predefined type (pack strided data into a contiguous array first)");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createContiguous(int count, Datatype oldType) {
+        throw derivedUnsupported("Datatype.createContiguous");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) {
+        throw derivedUnsupported("Datatype.createVector");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) {
+        throw derivedUnsupported("Datatype.createHVector");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
+        throw derivedUnsupported("Datatype.createIndexed");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
+        throw derivedUnsupported("Datatype.createHIndexed");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) {
+        throw derivedUnsupported("Datatype.createStruct");
+    }
+
+    /** Not supported yet: throws an MPIException. */
+    public static Datatype createResized(Datatype oldType, int lb, int extent) {
+        throw derivedUnsupported("Datatype.createResized");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Contiguous(int count, Datatype oldtype) {
+        throw derivedUnsupported("Datatype.Contiguous");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Vector(int count, int blocklength, int stride, Datatype oldtype) {
+        throw derivedUnsupported("Datatype.Vector");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) {
+        throw derivedUnsupported("Datatype.Hvector");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Indexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
+        throw derivedUnsupported("Datatype.Indexed");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Hindexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
+        throw derivedUnsupported("Datatype.Hindexed");
+    }
+
+    /** mpiJava 1.2 name; not supported yet: throws an MPIException. */
+    public static Datatype Struct(int[] blocklengths, int[] displacements, Datatype[] types) {
+        throw derivedUnsupported("Datatype.Struct");
     }
 
     // ---- mpiJava 1.2 style --------------------------------------------------------------

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Key/value hints (MPI_Info), kept in Java. */
-public final class Info implements Freeable {
+public final class Info implements Freeable, Cloneable {
     private final Map<String, String> entries = new LinkedHashMap<>();
     private boolean freed;
 
@@ -46,6 +46,11 @@ public final class Info implements Freeable {
         Info copy = new Info();
         copy.entries.putAll(entries("Info.dup"));
         return copy;
+    }
+
+    @Override
+    public Info clone() {
+        return dup();
     }
 
     @Override

@@ -29,6 +29,16 @@ public class Intracomm extends Comm {
         return dup();
     }
 
+    @Override
+    public Intracomm iDup() {
+        return (Intracomm) super.iDup();
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) {
+        return (Intracomm) super.dupWithInfo(info);
+    }
+
     /**
      * Splits into one communicator per {@code colour}, ranks ordered by {@code key} then by old
      * rank. A rank passing {@code MPI.UNDEFINED} gets a null communicator ({@link #isNull()}).

@@ -36,6 +36,10 @@ public final class MPI {
     public static final int THREAD_SERIALIZED = 2;
     public static final int THREAD_MULTIPLE = 3;
 
+    // ---- version of the MPI standard implemented (MPI_VERSION, MPI_SUBVERSION) ----------------
+    public static final int VERSION = 3;
+    public static final int SUBVERSION = 1;
+
     // ---- special ranks, tags and values -------------------------------------------------------
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
@@ -124,6 +128,9 @@ public final class MPI {
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    public static final int ERR_PROC_ABORTED = 74;
+    /** Open MPI's extra class for exhausted system resources. */
+    public static final int ERR_SYSRESOURCE = -2;
     public static final int ERR_LASTCODE = 92;
 
     /** Pass as the send buffer of a collective to use the receive buffer in place. */
@@ -184,9 +191,15 @@ public final class MPI {
     // ---- error handlers, null objects -----------------------------------------------------------------
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL");
     public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN");
+    /** Accepted like {@link #ERRORS_ARE_FATAL}: errors are reported as exceptions. */
+    public static final Errhandler ERRORS_ABORT = new Errhandler("MPI.ERRORS_ABORT");
     public static final Group GROUP_EMPTY = Group.EMPTY;
     public static final Request REQUEST_NULL = new Request();
     public static final Info INFO_NULL = new Info();
+    /** The environment's hints (MPI_INFO_ENV): empty in mpi4j. */
+    public static final Info INFO_ENV = new Info();
+    /** The null datatype: any call given it throws. */
+    public static final Datatype DATATYPE_NULL = Datatype.nullType();
 
     // ---- communicators: bound to a backend by Init -------------------------------------------------
     private static final Session SESSION = new Session();
@@ -284,17 +297,42 @@ public final class MPI {
         return SESSION.backend().libVersion();
     }
 
-    /** Memory for buffered sends (bSend). Must be a direct buffer. */
-    public static void attachBuffer(ByteBuffer buffer) {
-        if (buffer == null || !buffer.isDirect()) {
-            throw MPIException.of(ERR_BUFFER, "MPI.attachBuffer: buffer must be a direct ByteBuffer (MPI.newByteBuffer)");
-        }
-        SESSION.backend().attachBuffer(buffer);
+    /** The byte[] given to {@link #attachBuffer(byte[])}, returned again by {@link #detachBuffer()}. */
+    private static byte[] attachedArray;
+
+    /**
+     * Memory for buffered sends (bSend), as in the Open MPI bindings and mpiJava 1.2. mpi4j
+     * backs it with a direct buffer of the same size; {@link #detachBuffer()} returns this array.
+     */
+    public static synchronized void attachBuffer(byte[] buffer) {
+        if (buffer == null) throw MPIException.of(ERR_BUFFER, "MPI.attachBuffer: buffer is null");
+        SESSION.backend().attachBuffer(direct(buffer.length));
+        attachedArray = buffer;
     }
 
-    /** Detaches the buffered-send buffer after its pending sends complete, and returns it. */
-    public static ByteBuffer detachBuffer() {
-        return SESSION.backend().detachBuffer();
+    /** Memory for buffered sends (bSend) as a direct ByteBuffer (MPI.newByteBuffer). */
+    public static synchronized void attachBuffer(ByteBuffer buffer) {
+        if (buffer == null || !buffer.isDirect()) {
+            throw MPIException.of(ERR_BUFFER, "MPI.attachBuffer: buffer must be a direct ByteBuffer (MPI.newByteBuffer) "
+                    + "or a byte[]");
+        }
+        SESSION.backend().attachBuffer(buffer);
+        attachedArray = null;
+    }
+
+    /**
+     * Detaches the buffered-send buffer after its pending sends complete. Returns the array
+     * given to {@link #attachBuffer(byte[])}; after {@link #attachBuffer(ByteBuffer)}, a copy
+     * of the buffer's bytes.
+     */
+    public static synchronized byte[] detachBuffer() {
+        ByteBuffer b = SESSION.backend().detachBuffer();
+        byte[] a = attachedArray;
+        attachedArray = null;
+        if (a != null) return a;
+        byte[] copy = new byte[b.capacity()];
+        b.duplicate().clear().get(copy);
+        return copy;
     }
 
     /** Profiling control: accepted and ignored. */
@@ -452,11 +490,15 @@ public final class MPI {
         return getProcessorName();
     }
 
+    public static void Buffer_attach(byte[] buffer) {
+        attachBuffer(buffer);
+    }
+
     public static void Buffer_attach(ByteBuffer buffer) {
         attachBuffer(buffer);
     }
 
-    public static ByteBuffer Buffer_detach() {
+    public static byte[] Buffer_detach() {
         return detachBuffer();
     }
 

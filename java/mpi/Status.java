@@ -108,7 +108,15 @@ public final class Status {
     }
 
     public void setElements(Datatype datatype, int count) {
+        if (datatype == null) throw MPIException.of(MPI.ERR_TYPE, "Status.setElements: datatype is null");
         this.bytes = (long) count * datatype.desc.valueKind.bytes;
+    }
+
+    /** 64-bit form of {@link #setElements(Datatype, int)}. */
+    public void setElementsX(Datatype datatype, Count count) {
+        if (datatype == null) throw MPIException.of(MPI.ERR_TYPE, "Status.setElementsX: datatype is null");
+        if (count == null) throw MPIException.of(MPI.ERR_ARG, "Status.setElementsX: count is null");
+        this.bytes = count.getCount() * datatype.desc.valueKind.bytes;
     }
 
     /** Bytes received: used by the MPI.OBJECT layer and tests. */

@@ -18,6 +18,11 @@ public final class Version {
         return subversion;
     }
 
+    /** Same as {@link #getSubversion()} (the Open MPI bindings' spelling). */
+    public int getSubVersion() {
+        return subversion;
+    }
+
     @Override
     public String toString() {
         return version + "." + subversion;

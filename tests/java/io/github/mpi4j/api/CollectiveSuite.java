@@ -60,6 +60,72 @@ public class CollectiveSuite {
         }
     }
 
+    /**
+     * Bucketed allReduce (several buffers in one call): buckets of different counts including 0,
+     * all arrays, all direct buffers and mixed; some send entries MPI.IN_PLACE; the in-place
+     * form; no buckets at all. Bucket b carries the contributions of ranks shifted by b, so a
+     * result landing in the wrong bucket is caught.
+     */
+    @RankTest
+    public void bucketedAllReduce(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int[] counts = {5, 0, 1000, 1, 33, 0};
+        int nb = counts.length;
+        for (Op op : new Op[] {MPI.SUM, MPI.MAX}) {
+            for (Data d : new Data[] {Data.INT, Data.DOUBLE, Data.LONG, Data.FLOAT, Data.SHORT}) {
+                // layout 0: arrays, 1: direct buffers, 2: alternating, 3: alternating with IN_PLACE sends
+                for (int layout = 0; layout < 4; layout++) {
+                    Object[] send = new Object[nb];
+                    Object[] recv = new Object[nb];
+                    Holder[] results = new Holder[nb];
+                    for (int b = 0; b < nb; b++) {
+                        boolean direct = layout == 1 || layout >= 2 && b % 2 == 1;
+                        Object mine = Reference.contribution(op, d, rank + b, counts[b]);
+                        if (layout == 3 && b % 3 == 0) {
+                            send[b] = MPI.IN_PLACE;
+                            results[b] = new Holder(d, direct, mine);
+                        } else {
+                            send[b] = new Holder(d, direct, mine).buf;
+                            results[b] = new Holder(d, direct, d.newArray(counts[b]));
+                        }
+                        recv[b] = results[b].buf;
+                    }
+                    comm.allReduce(send, recv, counts, d.type, op);
+                    for (int b = 0; b < nb; b++) {
+                        Check.arrays(Reference.fold(op, d, counts[b], b, b + size - 1), results[b].contents(),
+                                what("bucketed allReduce layout " + layout + " bucket " + b, op, d,
+                                        results[b].direct, counts[b]));
+                    }
+
+                    // In-place form: every bucket holds its contribution and receives the result.
+                    Holder[] bufs = new Holder[nb];
+                    Object[] raw = new Object[nb];
+                    for (int b = 0; b < nb; b++) {
+                        boolean direct = layout == 1 || layout >= 2 && b % 2 == 0;
+                        bufs[b] = new Holder(d, direct, Reference.contribution(op, d, rank + 2 * b, counts[b]));
+                        raw[b] = bufs[b].buf;
+                    }
+                    comm.allReduce(raw, counts, d.type, op);
+                    for (int b = 0; b < nb; b++) {
+                        Check.arrays(Reference.fold(op, d, counts[b], 2 * b, 2 * b + size - 1), bufs[b].contents(),
+                                what("bucketed allReduce in place layout " + layout + " bucket " + b, op, d,
+                                        bufs[b].direct, counts[b]));
+                    }
+                }
+            }
+        }
+        // No buckets: a no-op that still has to be called by every rank.
+        comm.allReduce(new Object[0], new Object[0], new int[0], MPI.INT, MPI.SUM);
+        comm.allReduce(new Object[0], new int[0], MPI.DOUBLE, MPI.SUM);
+        // Buckets may share a send buffer (it is only read).
+        int[] shared = (int[]) Reference.contribution(MPI.SUM, Data.INT, rank, 4);
+        int[] r1 = new int[4], r2 = new int[4];
+        comm.allReduce(new Object[] {shared, shared}, new Object[] {r1, r2}, new int[] {4, 4}, MPI.INT, MPI.SUM);
+        Object expected = Reference.fold(MPI.SUM, Data.INT, 4, 0, size - 1);
+        Check.arrays(expected, r1, "bucketed allReduce shared send buffer, bucket 0");
+        Check.arrays(expected, r2, "bucketed allReduce shared send buffer, bucket 1");
+    }
+
     /** scan and exScan (inclusive and exclusive prefix folds). */
     @RankTest
     public void scans(Intracomm comm) {

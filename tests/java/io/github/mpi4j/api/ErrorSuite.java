@@ -44,6 +44,67 @@ public class ErrorSuite {
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.iRecv(new long[2], 3, MPI.LONG, self, 1), "count 3");
     }
 
+    /** The bucketed allReduce checks every array, length and bucket before any data moves. */
+    @RankTest
+    public void badBucketedAllReduce(Intracomm comm) {
+        int[] a = new int[4], b = new int[4], c = new int[4];
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a}, null, new int[] {4}, MPI.INT, MPI.SUM),
+                "recvbufs is null");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce((Object[]) null, new int[] {4}, MPI.INT, MPI.SUM),
+                "bufs is null");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allReduce(new Object[] {a}, new Object[] {b}, null, MPI.INT, MPI.SUM),
+                "counts is null");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allReduce(new Object[] {a}, new Object[] {b, c}, new int[] {4, 4},
+                MPI.INT, MPI.SUM), "sendbufs has 1 entries", "counts has 2");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allReduce(new Object[] {a, b}, new Object[] {c}, new int[] {4, 4},
+                MPI.INT, MPI.SUM), "recvbufs has 1 entries", "counts has 2");
+        Check.throwsMpi(MPI.ERR_COUNT, () -> comm.allReduce(new Object[] {a, b}, new Object[] {c, new int[4]},
+                new int[] {4, -3}, MPI.INT, MPI.SUM), "counts[1] = -3");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, b}, new Object[] {c, new int[2]},
+                new int[] {4, 3}, MPI.INT, MPI.SUM), "recvbufs[1]", "count 3", "int[2]");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, null}, new Object[] {c, new int[4]},
+                new int[] {4, 2}, MPI.INT, MPI.SUM), "sendbufs[1] is null", "2");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allReduce(new Object[] {a, new double[4]},
+                new Object[] {c, new int[4]}, new int[] {4, 4}, MPI.INT, MPI.SUM), "sendbufs[1]", "double[]");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allReduce(new Object[] {MPI.newIntBuffer(4)},
+                new Object[] {MPI.newDoubleBuffer(4)}, new int[] {4}, MPI.INT, MPI.SUM), "recvbufs[0]");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, b}, new Object[] {c, b},
+                new int[] {4, 4}, MPI.INT, MPI.SUM), "sendbufs[1] and recvbufs[1] are the same", "IN_PLACE");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, b}, new Object[] {c, c},
+                new int[] {4, 4}, MPI.INT, MPI.SUM), "recvbufs[1] is the same array as recvbufs[0]");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, c}, new Object[] {c, b},
+                new int[] {4, 4}, MPI.INT, MPI.SUM), "sendbufs[1] is the same array as recvbufs[0]");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a}, new Object[] {MPI.IN_PLACE},
+                new int[] {4}, MPI.INT, MPI.SUM), "recvbufs[0] is MPI.IN_PLACE");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(new Object[] {a, new int[4]}, new int[] {4, 5},
+                MPI.INT, MPI.SUM), "bufs[1]", "count 5");
+        Check.throwsMpi(MPI.ERR_OP, () -> comm.allReduce(new Object[] {new double[1]}, new Object[] {new double[1]},
+                new int[] {1}, MPI.DOUBLE, MPI.BAND), "BAND");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allReduce(new Object[] {a}, new Object[] {b}, new int[] {4}, null,
+                MPI.SUM), "datatype is null");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allReduce(new Object[] {new Object[1]}, new Object[] {new Object[1]},
+                new int[] {1}, MPI.OBJECT, MPI.SUM), "MPI.OBJECT");
+    }
+
+    /** The compatibility additions check their arguments too, and the unsupported parts say so. */
+    @RankTest
+    public void badPackAttributesAndUnsupported(Intracomm comm) {
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.pack(new int[4], 4, MPI.INT, new byte[15], 0), "16 bytes",
+                "byte[15]");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.pack(new int[1], 1, MPI.INT, new byte[8], 9), "position 9");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.unpack(new byte[8], 0, new int[1], 2, MPI.INT), "count 2",
+                "int[1]");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.packSize(1, MPI.OBJECT), "MPI.OBJECT");
+        Check.throwsMpi(MPI.ERR_COUNT, () -> comm.packSize(-1, MPI.INT), "-1");
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> comm.setAttr(12345, "x"), "keyval 12345");
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> mpi.Comm.freeKeyval(12345), "12345");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.send(new byte[1], 1, MPI.DATATYPE_NULL, 0, 1), "DATATYPE_NULL");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> Datatype.createContiguous(4, MPI.INT),
+                "createContiguous", "not supported yet");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> Datatype.Vector(2, 1, 2, MPI.INT), "not supported yet");
+        Check.throwsMpi(MPI.ERR_INFO, () -> comm.setInfo(null), "info is null");
+    }
+
     @RankTest
     public void badRanksTagsRoots(Intracomm comm) {
         int size = comm.getSize();

@@ -18,8 +18,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Whole programs under the system mpirun: the examples (compiled here with javac against the
- * built classes, as users compile against the jar) and the Init/Finalize lifecycle checks.
+ * Whole programs under the system mpirun: the examples and the user-style programs of
+ * tests/programs (compiled here with javac against the built classes, as users compile against
+ * the jar), and the Init/Finalize lifecycle checks. The user-style programs also run through
+ * mpi4jrun on the fabric backend.
  */
 class ProgramsUnderMpirunTest {
     @TempDir
@@ -29,11 +31,13 @@ class ProgramsUnderMpirunTest {
     static void compileExamples() throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
                 "-cp", Jobs.classpath(), "-d", examples.toString()));
-        try (var files = Files.list(Path.of(Jobs.basedir(), "examples"))) {
-            files.filter(p -> p.toString().endsWith(".java")).forEach(p -> cmd.add(p.toString()));
+        for (String dir : List.of("examples", "tests/programs")) {
+            try (var files = Files.list(Path.of(Jobs.basedir(), dir))) {
+                files.filter(p -> p.toString().endsWith(".java")).forEach(p -> cmd.add(p.toString()));
+            }
         }
         Jobs.Result r = Jobs.run(cmd, null, 120);
-        assertEquals(0, r.exitCode, "examples must compile unchanged against mpi4j\n" + r);
+        assertEquals(0, r.exitCode, "examples and user-style programs must compile unchanged against mpi4j\n" + r);
     }
 
     private static Jobs.Result mpirun(int np, String... javaArgs) throws Exception {
@@ -87,6 +91,48 @@ class ProgramsUnderMpirunTest {
         Jobs.Result r = mpirun(np, "PingPongObjects");
         assertEquals(0, r.exitCode, r.toString());
         assertEquals(1, count(r.output, "objects ok"), r.toString());
+    }
+
+    /** The same program through mpi4j's own launcher (fabric backend, ranks as processes). */
+    private static Jobs.Result mpi4jrun(int np, String... javaArgs) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString(),
+                "-np", Integer.toString(np), "-cp", Jobs.classpath() + ":" + examples));
+        cmd.addAll(List.of(javaArgs));
+        return Jobs.run(cmd, null, 120);
+    }
+
+    private static void allRanksOk(Jobs.Result r, String marker, int np) {
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(0, count(r.output, "FAILED"), r.toString());
+        for (int rank = 0; rank < np; rank++) {
+            assertEquals(1, count(r.output, marker + " OK " + rank + " " + np + " "), r.toString());
+        }
+    }
+
+    /** tests/programs/OmpiStyleProgram.java: a broad Open MPI bindings program, results from rank and size. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void openMpiStyleProgram(int np) throws Exception {
+        allRanksOk(mpirun(np, "OmpiStyleProgram"), "OMPI-STYLE", np);
+    }
+
+    /** tests/programs/MpiJavaStyleProgram.java: an mpiJava 1.2 / MPJ Express program. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void mpiJava12StyleProgram(int np) throws Exception {
+        allRanksOk(mpirun(np, "MpiJavaStyleProgram"), "MPIJAVA-STYLE", np);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void openMpiStyleProgramOnFabric(int np) throws Exception {
+        allRanksOk(mpi4jrun(np, "OmpiStyleProgram"), "OMPI-STYLE", np);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void mpiJava12StyleProgramOnFabric(int np) throws Exception {
+        allRanksOk(mpi4jrun(np, "MpiJavaStyleProgram"), "MPIJAVA-STYLE", np);
     }
 
     @Test
