@@ -75,6 +75,27 @@ JNIEXPORT jlong JNICALL JNI_FN(address0)(JNIEnv *env, jclass cls, jobject buf) {
     return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buf);
 }
 
+/* Staging memory for Java arrays: malloc'ed, so memory the pool does not keep is returned at
+ * once instead of waiting for the GC to notice an unreachable direct buffer. */
+JNIEXPORT jobject JNICALL JNI_FN(allocateStaging0)(JNIEnv *env, jclass cls, jlong bytes) {
+    (void)cls;
+    void *p = bytes > 0 ? malloc((size_t)bytes) : NULL;
+    if (p == NULL) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "cannot allocate %lld bytes of staging memory", (long long)bytes);
+        throw_mpi(env, J_ERR_NO_MEM, J_ERR_NO_MEM, msg);
+        return NULL;
+    }
+    jobject buf = (*env)->NewDirectByteBuffer(env, p, bytes);
+    if (buf == NULL) free(p); /* an exception is pending */
+    return buf;
+}
+
+JNIEXPORT void JNICALL JNI_FN(freeStaging0)(JNIEnv *env, jclass cls, jobject buf) {
+    (void)cls;
+    free((*env)->GetDirectBufferAddress(env, buf));
+}
+
 /* ---- initialization ------------------------------------------------------------------- */
 
 /* Signals the JVM relies on: faults (implicit null checks, stack banging, safepoint polls),

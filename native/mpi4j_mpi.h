@@ -21,6 +21,7 @@
 #define J_ANY_TAG (-1)
 #define J_PROC_NULL (-2)
 #define J_UNDEFINED (-32766)
+#define J_ERR_NO_MEM 39 /* mpi.MPI.ERR_NO_MEM */
 
 static inline int rank_in(jint r) {
     return r == J_ANY_SOURCE ? MPI_ANY_SOURCE : r == J_PROC_NULL ? MPI_PROC_NULL : (int)r;

@@ -134,9 +134,17 @@ final class Engine implements FrameSink {
     private final boolean[] departed;
     private long lastPeerCheck;
 
+    /**
+     * More ranks (or rank threads) on this node than processors: a waiting rank gives its core
+     * away at once instead of spinning, since the rank it waits for may need that very core
+     * (Open MPI does the same when oversubscribed).
+     */
+    private final boolean oversubscribed;
+
     @SuppressWarnings("unchecked")
-    Engine(int me, Transport[] transportOf, double timeoutSeconds) {
+    Engine(int me, Transport[] transportOf, double timeoutSeconds, boolean oversubscribed) {
         this.me = me;
+        this.oversubscribed = oversubscribed;
         this.size = transportOf.length;
         this.transportOf = transportOf;
         this.outq = new ArrayDeque[size];
@@ -479,9 +487,12 @@ final class Engine implements FrameSink {
         if (op.error != null) throw op.error;
     }
 
-    /** Spin first (latency), then yield, then sleep briefly so a long wait does not burn a core. */
-    static void pause(int idle) {
-        if (idle < 2000) {
+    /**
+     * Spin first (latency), then yield, then sleep briefly so a long wait does not burn a core;
+     * when oversubscribed, yield from the start.
+     */
+    private void pause(int idle) {
+        if (idle < 2000 && !oversubscribed) {
             Thread.onSpinWait();
         } else if (idle < 4000) {
             Thread.yield();

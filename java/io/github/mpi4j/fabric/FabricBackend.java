@@ -50,11 +50,21 @@ public final class FabricBackend implements Backend {
         this.threadLevel = required;
         this.nodeOfWorld = nodeOfWorld;
         this.onFinish = onFinish;
-        this.engine = new Engine(job.rank, transports, job.timeoutSeconds);
+        this.engine = new Engine(job.rank, transports, job.timeoutSeconds, oversubscribed(job.localSize));
         int[] all = new int[job.size];
         for (int i = 0; i < all.length; i++) all[i] = i;
         this.world = new FabricComm(this, all, 0);
         this.self = new FabricComm(this, new int[] {job.rank}, 1);
+    }
+
+    /**
+     * Whether {@code localRanks} ranks share fewer processors than that ({@code MPI4J_YIELD=1|0}
+     * or {@code -Dmpi4j.yield} overrides the guess).
+     */
+    static boolean oversubscribed(int localRanks) {
+        String forced = System.getProperty("mpi4j.yield", System.getenv("MPI4J_YIELD"));
+        if (forced != null && !forced.isBlank()) return forced.trim().equals("1") || forced.trim().equalsIgnoreCase("true");
+        return localRanks > Runtime.getRuntime().availableProcessors();
     }
 
     /** Whether the environment describes a fabric job (our launcher, torchrun-style or SLURM). */

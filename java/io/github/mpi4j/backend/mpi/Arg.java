@@ -132,6 +132,12 @@ final class Arg {
         }
     }
 
+    /** The request was freed while active: MPI may still use the staging, which must stay valid. */
+    void orphan() {
+        if (!threadLocal && staging != null) StagingPool.orphan(staging);
+        staging = null;
+    }
+
     /** complete() then release(), for blocking calls. */
     void done() {
         done(-1);

@@ -26,6 +26,12 @@ final class MpiNative {
     /** Address of a direct buffer. */
     static native long address0(ByteBuffer buf);
 
+    /** {@code bytes} of malloc'ed memory as a direct buffer (big-endian: set the order). */
+    static native ByteBuffer allocateStaging0(long bytes);
+
+    /** Frees memory from {@link #allocateStaging0}; the buffer must not be used afterwards. */
+    static native void freeStaging0(ByteBuffer buf);
+
     /** Selectors of {@link #coll0} and {@link #vcoll0}. */
     static final int GATHER = 0, SCATTER = 1, ALLGATHER = 2, ALLTOALL = 3;
 

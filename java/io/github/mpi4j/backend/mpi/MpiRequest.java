@@ -21,6 +21,8 @@ final class MpiRequest implements BackendRequest {
      * array, so completion needs the status even when the caller does not.
      */
     boolean receivesOnly;
+    /** A persistent request between start() and its completion. */
+    private boolean active;
 
     MpiRequest(long handle, boolean persistent, Object keepAlive, int userOpSlot, Arg... args) {
         this.handle = handle;
@@ -62,6 +64,7 @@ final class MpiRequest implements BackendRequest {
             if (!persistent) a.release();
         }
         if (!persistent) handle = 0;
+        active = false;
         MpiUserOps.rethrow(userOpSlot);
     }
 
@@ -75,7 +78,12 @@ final class MpiRequest implements BackendRequest {
         if (handle == 0) return;
         MpiNative.requestFree0(handle);
         handle = 0;
-        // Staging memory may still be in use by MPI: let the GC reclaim it instead of the pool.
+        // An inactive persistent request's staging is free again; otherwise MPI may still use
+        // it, and it must outlive this request.
+        for (Arg a : args) {
+            if (persistent && !active) a.release();
+            else a.orphan();
+        }
     }
 
     @Override
@@ -87,5 +95,6 @@ final class MpiRequest implements BackendRequest {
     public void start() {
         for (Arg a : args) a.refresh();
         MpiNative.start0(handle);
+        active = true;
     }
 }

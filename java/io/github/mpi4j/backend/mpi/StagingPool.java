@@ -15,10 +15,18 @@ final class StagingPool {
 
     private static final int MIN_SHIFT = 12;          // 4 KiB
     private static final int MAX_POOLED_SHIFT = 27;   // 128 MiB; larger ones are not kept
-    /** Buffers kept per size class: enough for a window of many small requests, a few big ones. */
+    /**
+     * Buffers kept per size class: up to 256 MiB of each class (at least 16 buffers), so a window
+     * of 64 non-blocking 4 MiB messages reuses its staging. The pool only ever holds what was
+     * once in flight at the same time; what it does not keep is freed at once (malloc/free, not
+     * the GC: dropped direct buffers pile up until a GC, and allocateDirect then stalls).
+     */
     private static int keep(int sizeClass) {
-        return Math.max(8, (64 << 20) >> sizeClass);
+        return Math.max(16, (256 << 20) >> sizeClass);
     }
+
+    /** Staging of requests freed while active: MPI may still use it, so it is never freed. */
+    private static final ConcurrentLinkedQueue<ByteBuffer> ORPHANS = new ConcurrentLinkedQueue<>();
 
     @SuppressWarnings("unchecked")
     private static final ConcurrentLinkedQueue<ByteBuffer>[] FREE = new ConcurrentLinkedQueue[MAX_POOLED_SHIFT + 1];
@@ -48,17 +56,25 @@ final class StagingPool {
                 KEPT.decrementAndGet(c);
                 return b;
             }
-            if (c < 31) return ByteBuffer.allocateDirect(1 << c).order(ByteOrder.nativeOrder());
+            return MpiNative.allocateStaging0(1L << c).order(ByteOrder.nativeOrder());
         }
-        return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+        return MpiNative.allocateStaging0(bytes).order(ByteOrder.nativeOrder());
     }
 
     static void give(ByteBuffer b) {
         int c = sizeClass(b.capacity());
-        if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c && KEPT.incrementAndGet(c) <= keep(c)) {
-            FREE[c].offer(b);
-        } else if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c) {
+        if (c <= MAX_POOLED_SHIFT && b.capacity() == 1 << c) {
+            if (KEPT.incrementAndGet(c) <= keep(c)) {
+                FREE[c].offer(b);
+                return;
+            }
             KEPT.decrementAndGet(c);
         }
+        MpiNative.freeStaging0(b);
+    }
+
+    /** Memory of a request freed while MPI may still use it: kept (leaked) rather than freed. */
+    static void orphan(ByteBuffer b) {
+        ORPHANS.add(b);
     }
 }

@@ -230,6 +230,16 @@ public final class Collectives {
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         int n = ch.size();
         long len = bytes(count, type);
+        if (n > 1 && count > 0 && !r.isArray() && op.code != io.github.mpi4j.spi.OpCode.USER) {
+            // Reductions run on Java arrays (the JIT vectorizes them); a schedule that reduced
+            // into a direct buffer step by step would convert at every step. Work on one heap
+            // copy instead: one copy in, one copy out.
+            Buf work = temp(type, len);
+            copy(s == Buf.IN_PLACE ? r : s, 0, work, 0, len);
+            allReduce(Buf.IN_PLACE, work, count, type, op);
+            copy(work, 0, r, 0, len);
+            return;
+        }
         if (s != Buf.IN_PLACE) copy(s, 0, r, 0, len);
         if (n == 1 || count == 0) return;
         int tag = tag();
@@ -613,8 +623,9 @@ public final class Collectives {
     }
 
     /**
-     * Ring: every rank first puts its own block in place; in step s it passes on the block it
-     * received in step s-1 (its own in step 0). n-1 steps, each moving one block per rank.
+     * Small totals: Bruck (below); otherwise a ring: every rank first puts its own block in
+     * place; in step s it passes on the block it received in step s-1 (its own in step 0).
+     * n-1 steps, each moving one block per rank.
      */
     public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
         int n = ch.size(), me = ch.rank();
@@ -622,12 +633,44 @@ public final class Collectives {
         if (s != Buf.IN_PLACE) copy(s, 0, r, (long) displs[me] * ext, bytes(sc, st));
         if (n == 1) return;
         int tag = tag();
+        long total = 0;
+        for (int c : rcounts) total += c;
+        if (model.allGatherBruck(total * ext, n)) {
+            bruckAllGatherv(r, rcounts, displs, ext, tag);
+            return;
+        }
         int right = (me + 1) % n, left = (me - 1 + n) % n;
         for (int step = 0; step < n - 1; step++) {
             int sb = (me - step + n) % n, rb = (me - step - 1 + 2 * n) % n;
             ch.sendRecv(right, r, (long) displs[sb] * ext, (long) rcounts[sb] * ext,
                     left, r, (long) displs[rb] * ext, (long) rcounts[rb] * ext, tag);
         }
+    }
+
+    /**
+     * Bruck's allgather, for any n in ceil(log2 n) steps. Work in a temporary that holds the
+     * blocks of ranks me, me+1, ..., me+n-1 (mod n) back to back, so that "the first k blocks"
+     * is always one contiguous range. In the step with distance d (1, 2, 4, ...) a rank holds its
+     * first d blocks; it sends its first min(d, n-d) blocks to rank me-d and receives the same
+     * number from rank me+d, which are exactly the blocks of ranks me+d, me+d+1, ... and land
+     * right after the d it has. At the end the temporary is copied out block by block to the
+     * caller's displacements (undoing the rotation).
+     */
+    private void bruckAllGatherv(Buf r, int[] rcounts, int[] displs, long ext, int tag) {
+        int n = ch.size(), me = ch.rank();
+        long[] at = new long[n + 1]; // byte offset of rotated block j (rank me+j) in the temporary
+        for (int j = 0; j < n; j++) at[j + 1] = at[j] + (long) rcounts[(me + j) % n] * ext;
+        Buf work = BufAccess.allocate(r.kind == BaseKind.OBJECT ? BaseKind.BYTE : r.kind, at[n], false);
+        copy(r, (long) displs[me] * ext, work, 0, at[1]);
+        for (int d = 1; d < n; d <<= 1) {
+            int blocks = Math.min(d, n - d);
+            int to = (me - d + n) % n, from = (me + d) % n;
+            // Rank me+d's first blocks are those of ranks me+d.. : sizes known from rcounts.
+            long recvLen = 0;
+            for (int j = 0; j < blocks; j++) recvLen += (long) rcounts[(from + j) % n] * ext;
+            ch.sendRecv(to, work, 0, at[blocks], from, work, at[d], recvLen, tag);
+        }
+        for (int j = 1; j < n; j++) copy(work, at[j], r, (long) displs[(me + j) % n] * ext, at[j + 1] - at[j]);
     }
 
     // =====================================================================================

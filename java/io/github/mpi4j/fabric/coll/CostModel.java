@@ -11,7 +11,8 @@ package io.github.mpi4j.fabric.coll;
  * </ul>
  * alpha and beta default to values measured on shared memory here and can be overridden
  * ({@code MPI4J_COLL_ALPHA_US}, {@code MPI4J_COLL_BETA_NS_PER_KB}); an algorithm can be forced
- * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring} (tests use this).
+ * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring}, {@code MPI4J_BCAST=binomial|
+ * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
  */
 public final class CostModel {
     public enum AllReduce { RECURSIVE_DOUBLING, RABENSEIFNER, RING }
@@ -26,15 +27,17 @@ public final class CostModel {
     final long segmentBytes;
     private final AllReduce forcedAllReduce;
     private final Boolean forcedBcastLarge;
+    private final Boolean forcedAllGather;
 
     CostModel(double alpha, double beta, double gamma, long segmentBytes, AllReduce forcedAllReduce,
-              Boolean forcedBcastLarge) {
+              Boolean forcedBcastLarge, Boolean forcedAllGather) {
         this.alpha = alpha;
         this.beta = beta;
         this.gamma = gamma;
         this.segmentBytes = segmentBytes;
         this.forcedAllReduce = forcedAllReduce;
         this.forcedBcastLarge = forcedBcastLarge;
+        this.forcedAllGather = forcedAllGather;
     }
 
     static CostModel fromSettings() {
@@ -46,7 +49,9 @@ public final class CostModel {
         AllReduce forced = ar == null ? null : AllReduce.valueOf(ar.trim().toUpperCase());
         String bc = text("MPI4J_BCAST");
         Boolean large = bc == null ? null : bc.trim().equalsIgnoreCase("scatter_allgather");
-        return new CostModel(alpha, beta, gamma, Math.max(8, seg), forced, large);
+        String ag = text("MPI4J_ALLGATHER");
+        Boolean bruck = ag == null ? null : ag.trim().equalsIgnoreCase("bruck");
+        return new CostModel(alpha, beta, gamma, Math.max(8, seg), forced, large, bruck);
     }
 
     private static String text(String name) {
@@ -75,6 +80,20 @@ public final class CostModel {
         if (count < p) return AllReduce.RECURSIVE_DOUBLING;
         if (rd <= rab && rd <= ring) return AllReduce.RECURSIVE_DOUBLING;
         return rab <= ring ? AllReduce.RABENSEIFNER : AllReduce.RING;
+    }
+
+    /**
+     * Bruck instead of a ring for an allgather of {@code totalBytes} over p ranks. Both move
+     * (p-1)/p of the total per rank; Bruck needs ceil(log2 p) messages instead of p-1 but copies
+     * everything twice more (into its rotated temporary and out again, costed like a reduction).
+     */
+    boolean allGatherBruck(long totalBytes, int p) {
+        if (forcedAllGather != null) return forcedAllGather;
+        double logp = Math.ceil(Math.log(p) / Math.log(2));
+        double moved = totalBytes * (p - 1.0) / p * beta;
+        double bruck = logp * alpha + moved + 2 * totalBytes * gamma;
+        double ring = (p - 1) * alpha + moved;
+        return bruck < ring;
     }
 
     /** Scatter + allgather instead of a binomial tree for a broadcast of {@code bytes}. */

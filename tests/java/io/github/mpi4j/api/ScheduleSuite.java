@@ -22,16 +22,22 @@ public class ScheduleSuite {
 
     /** A communicator whose schedules follow these settings (null: the default). */
     private static Intracomm with(Intracomm comm, String allreduce, String bcast, String segmentKb) {
+        return with(comm, allreduce, bcast, null, segmentKb);
+    }
+
+    private static Intracomm with(Intracomm comm, String allreduce, String bcast, String allgather, String segmentKb) {
         // Ranks that are threads share the properties: every rank sets them before anyone makes
         // its communicator, and nobody clears them before every rank has made it.
         set("mpi4j.allreduce", allreduce);
         set("mpi4j.bcast", bcast);
+        set("mpi4j.allgather", allgather);
         set("mpi4j.coll.segment.kb", segmentKb);
         comm.barrier();
         Intracomm c = comm.dup();
         comm.barrier();
         set("mpi4j.allreduce", null);
         set("mpi4j.bcast", null);
+        set("mpi4j.allgather", null);
         set("mpi4j.coll.segment.kb", null);
         return c;
     }
@@ -83,8 +89,10 @@ public class ScheduleSuite {
     @RankTest
     public void bcastAndAllgatherEverySchedule(Intracomm comm) {
         int size = comm.getSize(), rank = comm.getRank();
-        for (String bcast : new String[] {"binomial", "scatter_allgather"}) {
-            Intracomm c = with(comm, null, bcast, "0.02");
+        String[][] settings = {{"binomial", "bruck"}, {"scatter_allgather", "ring"}};
+        for (String[] setting : settings) {
+            String bcast = setting[0], allgather = setting[1];
+            Intracomm c = with(comm, null, bcast, allgather, "0.02");
             for (int n : COUNTS) {
                 for (int root : new int[] {0, size - 1}) {
                     long[] buf = new long[n];
@@ -102,7 +110,23 @@ public class ScheduleSuite {
                 c.allGather(mine, n, MPI.INT, all, n, MPI.INT);
                 int[] expected = new int[n * size];
                 for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[r * n + i] = (int) intValue(r, i);
-                Check.arrays(expected, all, "allGather n=" + n);
+                Check.arrays(expected, all, "allGather " + allgather + " n=" + n);
+
+                // Uneven blocks (rank r brings (r + n) % 4 items, some none), displaced in reverse.
+                int[] counts = new int[size], displs = new int[size];
+                int at = 0;
+                for (int r = size - 1; r >= 0; r--) {
+                    counts[r] = (r + n) % 4;
+                    displs[r] = at;
+                    at += counts[r] + 1;
+                }
+                int[] v = new int[at];
+                int[] mineV = new int[counts[rank]];
+                for (int i = 0; i < mineV.length; i++) mineV[i] = (int) intValue(rank, i);
+                c.allGatherv(mineV, counts[rank], MPI.INT, v, counts, displs, MPI.INT);
+                int[] expectedV = new int[at];
+                for (int r = 0; r < size; r++) for (int i = 0; i < counts[r]; i++) expectedV[displs[r] + i] = (int) intValue(r, i);
+                Check.arrays(expectedV, v, "allGatherv " + allgather + " n=" + n);
             }
             c.free();
         }
