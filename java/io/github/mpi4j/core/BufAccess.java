@@ -134,10 +134,38 @@ public final class BufAccess {
             get(src, srcOff, (ByteBuffer) dst.base, dst.offset + (int) dstOff, (int) len);
             return;
         }
-        // Typed views on both sides: bounce through a temporary native-order buffer.
+        if (src.kind == dst.kind && src.isDirect() != dst.isDirect()) {
+            // A typed direct buffer and an array of its kind: one bulk copy (no bounce).
+            int k = src.kind.bytes;
+            int si = src.offset + (int) (srcOff / k), di = dst.offset + (int) (dstOff / k), n = (int) (len / k);
+            if (src.isDirect()) bufferToArray((Buffer) src.base, si, dst.base, di, n);
+            else arrayToBuffer(src.base, si, (Buffer) dst.base, di, n);
+            return;
+        }
+        // Typed views of different kinds: bounce through a temporary native-order buffer.
         ByteBuffer tmp = ByteBuffer.allocate((int) len).order(NATIVE);
         get(src, srcOff, tmp, 0, (int) len);
         put(tmp, 0, dst, dstOff, (int) len);
+    }
+
+    private static void bufferToArray(Buffer b, int from, Object array, int to, int n) {
+        if (b instanceof DoubleBuffer) ((DoubleBuffer) b).get(from, (double[]) array, to, n);
+        else if (b instanceof IntBuffer) ((IntBuffer) b).get(from, (int[]) array, to, n);
+        else if (b instanceof LongBuffer) ((LongBuffer) b).get(from, (long[]) array, to, n);
+        else if (b instanceof FloatBuffer) ((FloatBuffer) b).get(from, (float[]) array, to, n);
+        else if (b instanceof ShortBuffer) ((ShortBuffer) b).get(from, (short[]) array, to, n);
+        else if (b instanceof CharBuffer) ((CharBuffer) b).get(from, (char[]) array, to, n);
+        else throw new IllegalArgumentException("buffer " + b.getClass().getName());
+    }
+
+    private static void arrayToBuffer(Object array, int from, Buffer b, int to, int n) {
+        if (b instanceof DoubleBuffer) ((DoubleBuffer) b).put(to, (double[]) array, from, n);
+        else if (b instanceof IntBuffer) ((IntBuffer) b).put(to, (int[]) array, from, n);
+        else if (b instanceof LongBuffer) ((LongBuffer) b).put(to, (long[]) array, from, n);
+        else if (b instanceof FloatBuffer) ((FloatBuffer) b).put(to, (float[]) array, from, n);
+        else if (b instanceof ShortBuffer) ((ShortBuffer) b).put(to, (short[]) array, from, n);
+        else if (b instanceof CharBuffer) ((CharBuffer) b).put(to, (char[]) array, from, n);
+        else throw new IllegalArgumentException("buffer " + b.getClass().getName());
     }
 
     /** A fresh buffer of {@code bytes} bytes holding elements of {@code kind}: an array, or a direct buffer. */

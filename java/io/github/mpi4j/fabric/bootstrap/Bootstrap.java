@@ -106,14 +106,32 @@ public final class Bootstrap {
             String nodes = env.getOrDefault("SLURM_STEP_NODELIST", env.getOrDefault("SLURM_JOB_NODELIST", "localhost"));
             List<String> hosts = Hostlist.expand(nodes);
             String job = env.getOrDefault("SLURM_JOB_ID", "0"), step = env.getOrDefault("SLURM_STEP_ID", "0");
-            int port = optional(env, "MASTER_PORT", 20000 + (int) (Math.abs((job + "." + step).hashCode()) % 20000));
-            int tasksOnNode = optional(env, "SLURM_NTASKS_PER_NODE", optional(env, "SLURM_TASKS_PER_NODE", size));
+            int port = optional(env, "MASTER_PORT", 20000 + Math.floorMod((job + "." + step).hashCode(), 20000));
+            int tasksOnNode = slurmTasksOnNode(env, size);
             return new JobInfo(rank, size, optional(env, "SLURM_LOCALID", 0), tasksOnNode, "s" + job + "." + step,
                     hosts.get(0) + ":" + port, Secrets.fromEnv(env, "slurm:" + job + "." + step + ":" + nodes),
                     "SLURM (task 0 on " + hosts.get(0) + " hosts the store on port " + port + ")", timeout);
         }
         return new JobInfo(0, 1, 0, 1, "single" + ProcessHandle.current().pid(), null, null,
                 "a world of one process (no launcher variables)", timeout);
+    }
+
+    /**
+     * Tasks of this step on this node, from Slurm's compact lists ({@code 2(x3),1}) indexed by
+     * {@code SLURM_NODEID}; {@code size} when Slurm does not say.
+     */
+    private static int slurmTasksOnNode(Map<String, String> env, int size) {
+        int node = optional(env, "SLURM_NODEID", 0);
+        for (String name : new String[] {"SLURM_STEP_TASKS_PER_NODE", "SLURM_TASKS_PER_NODE"}) {
+            String spec = env.get(name);
+            if (spec == null || spec.isBlank()) continue;
+            try {
+                return Hostlist.tasksOnNode(spec, node);
+            } catch (IllegalArgumentException e) {
+                throw bad(name + "='" + spec + "' for SLURM_NODEID=" + node + ": " + e.getMessage());
+            }
+        }
+        return size;
     }
 
     private static void check(int rank, int size, String rankVar, String sizeVar) {

@@ -21,6 +21,31 @@ public final class Hostlist {
         return out;
     }
 
+    /**
+     * Slurm's tasks-per-node lists ({@code SLURM_TASKS_PER_NODE}, {@code SLURM_STEP_TASKS_PER_NODE}):
+     * {@code 2(x3),1} means 2 tasks on each of the first three nodes, then 1. Returns the count
+     * of node {@code node}.
+     *
+     * @throws IllegalArgumentException when the text is not in that form or has no such node
+     */
+    public static int tasksOnNode(String spec, int node) {
+        int seen = 0;
+        for (String item : spec.trim().split(",")) {
+            String t = item.trim();
+            int repeat = 1;
+            int open = t.indexOf("(x");
+            if (open >= 0) {
+                if (!t.endsWith(")")) throw new IllegalArgumentException("bad tasks-per-node item '" + t + "'");
+                repeat = Integer.parseInt(t.substring(open + 2, t.length() - 1));
+                t = t.substring(0, open);
+            }
+            int tasks = Integer.parseInt(t);
+            if (node < seen + repeat) return tasks;
+            seen += repeat;
+        }
+        throw new IllegalArgumentException("'" + spec + "' describes " + seen + " nodes, not node " + node);
+    }
+
     /** Splits at commas outside brackets. */
     private static List<String> splitTop(String s) {
         List<String> parts = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.github.mpi4j.testing;
 
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -54,6 +55,52 @@ public final class SuiteRunner {
             }));
         }
         return toTests(suite, result, np);
+    }
+
+    /**
+     * Dynamic tests for {@code suite} in {@code np} JVMs started without any launcher, the way
+     * {@code torchrun --no-python java ...} ({@code style} "torchrun": RANK, WORLD_SIZE,
+     * LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT; no secret given, so the derived one)
+     * or {@code srun java ...} ("slurm": SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID,
+     * SLURM_STEP_NODELIST, SLURM_TASKS_PER_NODE, job and step ids; MPI4J_SECRET set) start them.
+     */
+    public static Stream<DynamicNode> runWithoutLauncher(Class<?> suite, String style, int np) {
+        List<String> rankCommand = new ArrayList<>();
+        rankCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        rankCommand.addAll(Jobs.jvmOptions());
+        rankCommand.addAll(Arrays.asList("-cp", Jobs.classpath(), RankRunner.class.getName(), suite.getName()));
+        int port = freePort();
+        String perRank;
+        if (style.equals("torchrun")) {
+            perRank = "RANK=$r LOCAL_RANK=$r WORLD_SIZE=" + np + " LOCAL_WORLD_SIZE=" + np
+                    + " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port;
+        } else {
+            perRank = "SLURM_PROCID=$r SLURM_LOCALID=$r SLURM_NODEID=0 SLURM_NTASKS=" + np
+                    + " SLURM_STEP_NODELIST=localhost SLURM_TASKS_PER_NODE='" + np + "(x1)' SLURM_JOB_ID=" + port
+                    + " SLURM_STEP_ID=0 MPI4J_SECRET=" + io.github.mpi4j.fabric.bootstrap.Secrets.hex(
+                            io.github.mpi4j.fabric.bootstrap.Secrets.generate());
+        }
+        // Start every rank in the background with its variables, then wait for all: the exit
+        // status is the first failing rank's.
+        String script = "pids=(); for r in $(seq 0 " + (np - 1) + "); do env " + perRank + " \"$@\" & pids+=($!); done; "
+                + "rc=0; for p in \"${pids[@]}\"; do wait $p || { s=$?; [ $rc -eq 0 ] && rc=$s; }; done; exit $rc";
+        List<String> cmd = new ArrayList<>(Arrays.asList("bash", "-c", script, "bash"));
+        cmd.addAll(rankCommand);
+        Jobs.Result result;
+        try {
+            result = Jobs.run(cmd, null, 180);
+        } catch (Exception e) {
+            throw new AssertionError("could not start " + cmd, e);
+        }
+        return Stream.of(DynamicContainer.dynamicContainer(style + " np=" + np, toTests(suite, result, np)));
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** Dynamic tests for {@code suite} with ranks as threads of this JVM (fabric tier 1). */

@@ -59,6 +59,25 @@ class BootstrapTest {
         assertTrue(j.source.contains("SLURM"));
     }
 
+    /** Slurm writes tasks per node compactly ("2(x3),1"); the count is this node's. */
+    @Test
+    void slurmTasksPerNode() {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_PROCID", "6", "SLURM_NTASKS", "7",
+                "SLURM_LOCALID", "0", "SLURM_STEP_NODELIST", "n[1-4]", "SLURM_TASKS_PER_NODE", "2(x3),1",
+                "SLURM_NODEID", "3"));
+        assertEquals(1, Bootstrap.detect(env).localSize);
+        env.put("SLURM_NODEID", "1");
+        assertEquals(2, Bootstrap.detect(env).localSize);
+        env.put("SLURM_STEP_TASKS_PER_NODE", "3,4");
+        assertEquals(4, Bootstrap.detect(env).localSize, "the step's own list wins");
+        assertEquals(2, Hostlist.tasksOnNode("2(x3),1", 2));
+        assertEquals(5, Hostlist.tasksOnNode("5", 0));
+        assertThrows(IllegalArgumentException.class, () -> Hostlist.tasksOnNode("2(x3),1", 4));
+        env.put("SLURM_STEP_TASKS_PER_NODE", "3(x");
+        MPIException e = assertThrows(MPIException.class, () -> Bootstrap.detect(env));
+        assertTrue(e.getMessage().contains("SLURM_STEP_TASKS_PER_NODE='3(x'"), e.getMessage());
+    }
+
     @Test
     void badValuesNameTheVariable() {
         MPIException e = assertThrows(MPIException.class,
