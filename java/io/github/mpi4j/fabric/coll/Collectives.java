@@ -52,6 +52,25 @@ public final class Collectives {
         return t == null ? 0 : (long) count * t.extent;
     }
 
+    /**
+     * Reusable temporaries of the allreduce schedules: slot 0 holds the heap copy of a direct
+     * buffer, slot 1 the schedule's receive area. Zeroing and collecting a fresh 16 MiB array
+     * per call cost as much as moving the data; a communicator runs one blocking collective at a
+     * time (non-blocking ones run on instances of their own), so reuse is safe. Every schedule
+     * writes a region of its temporary before reading it.
+     */
+    private final Buf[] scratch = new Buf[2];
+
+    private Buf scratch(int slot, TypeDesc t, long bytes) {
+        BaseKind k = t.arrayKind == BaseKind.OBJECT ? BaseKind.BYTE : t.arrayKind;
+        Buf b = scratch[slot];
+        if (b == null || b.kind != k || b.byteLength() < bytes) {
+            b = BufAccess.allocate(k, bytes, false);
+            scratch[slot] = b;
+        }
+        return b;
+    }
+
     /** A temporary buffer of the same kind as {@code like} (heap array: fastest for reductions). */
     private static Buf temp(TypeDesc t, long bytes) {
         BaseKind k = t.arrayKind;
@@ -234,7 +253,7 @@ public final class Collectives {
             // Reductions run on Java arrays (the JIT vectorizes them); a schedule that reduced
             // into a direct buffer step by step would convert at every step. Work on one heap
             // copy instead: one copy in, one copy out.
-            Buf work = temp(type, len);
+            Buf work = scratch(0, type, len);
             copy(s == Buf.IN_PLACE ? r : s, 0, work, 0, len);
             allReduce(Buf.IN_PLACE, work, count, type, op);
             copy(work, 0, r, 0, len);
@@ -281,8 +300,15 @@ public final class Collectives {
         return l;
     }
 
+    /** Schedules over the parts of the node layout, made once (their temporaries are reused). */
+    private Collectives localPart, leadersPart, peersPart;
+
     /** The schedules over a part of this communicator (same cost model, tags given by the caller). */
     private Collectives over(CollChannel part) {
+        NodeLayout l = layout();
+        if (part == l.local) return localPart != null ? localPart : (localPart = new Collectives(part, model, 0));
+        if (part == l.leaders) return leadersPart != null ? leadersPart : (leadersPart = new Collectives(part, model, 0));
+        if (part == l.peers) return peersPart != null ? peersPart : (peersPart = new Collectives(part, model, 0));
         return new Collectives(part, model, 0);
     }
 
@@ -381,7 +407,7 @@ public final class Collectives {
         int n = ch.size();
         int p = Integer.highestOneBit(n), rem = n - p;
         long len = bytes(count, type);
-        Buf tmp = temp(type, len);
+        Buf tmp = scratch(1, type, len);
         int vr = foldExcess(buf, count, type, op, p, tag, tmp);
         if (vr >= 0) {
             for (int mask = 1; mask < p; mask <<= 1) {
@@ -408,7 +434,7 @@ public final class Collectives {
         int n = ch.size();
         int p = Integer.highestOneBit(n), rem = n - p;
         long len = bytes(count, type), ext = type.extent;
-        Buf tmp = temp(type, len);
+        Buf tmp = scratch(1, type, len);
         int vr = foldExcess(buf, count, type, op, p, tag, tmp);
         if (vr >= 0) {
             long[] at = chunks(count, p); // piece i ends up complete at virtual rank i
@@ -481,7 +507,7 @@ public final class Collectives {
         for (int i = 0; i < n; i++) maxChunk = Math.max(maxChunk, at[i + 1] - at[i]);
         int right = (r + 1) % n, left = (r - 1 + n) % n;
         long segItems = Math.max(1, model.segmentBytes / ext);
-        Buf tmp = temp(type, Math.min(maxChunk, 2 * segItems) * ext);
+        Buf tmp = scratch(1, type, Math.min(maxChunk, 2 * segItems) * ext);
         for (int s = 0; s < n - 1; s++) {
             int sendChunk = (r - s + n) % n;
             int recvChunk = (r - s - 1 + 2 * n) % n;
