@@ -106,6 +106,7 @@ static const int jvm_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGU
 
 static MPI_Datatype pair_types[4]; /* SHORT2, LONG2, FLOAT2, DOUBLE2 */
 static MPI_Op pair_ops[8];         /* MINLOC, MAXLOC for each of them */
+static MPI_Op wrap_sums[3];        /* SUM of int8, int16, uint16 that wraps like Java */
 
 /* MINLOC/MAXLOC over (value, index) pairs of one C type; ties take the smaller index. */
 #define LOC_OP(NAME, T, BETTER)                                                  \
@@ -131,6 +132,19 @@ LOC_OP(maxloc_float, float, >)
 LOC_OP(minloc_double, double, <)
 LOC_OP(maxloc_double, double, >)
 
+/* Integer SUM with Java's wrap-around. Open MPI 4.1's AVX component saturates 8- and 16-bit
+ * sums instead; only those three types get our own op, everything else keeps MPI's (AVX) ones.
+ * Unsigned arithmetic: wrapping is defined, and the bits are the same for signed types. */
+#define WRAP_SUM(NAME, T)                                                        \
+    static void NAME(void *in, void *inout, int *len, MPI_Datatype *dt) {        \
+        (void)dt;                                                                \
+        const T *a = (const T *)in;                                              \
+        T *b = (T *)inout;                                                       \
+        for (int i = 0; i < *len; i++) b[i] = (T)(a[i] + b[i]);                  \
+    }
+WRAP_SUM(sum_wrap_8, uint8_t)
+WRAP_SUM(sum_wrap_16, uint16_t)
+
 static int make_pair_types(void) {
     MPI_Datatype base[4] = {MPI_SHORT, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE};
     MPI_User_function *fns[8] = {minloc_short, maxloc_short, minloc_long, maxloc_long,
@@ -142,6 +156,11 @@ static int make_pair_types(void) {
     }
     for (int i = 0; i < 8; i++) {
         int rc = MPI_Op_create(fns[i], 1, &pair_ops[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    MPI_User_function *wraps[3] = {sum_wrap_8, sum_wrap_16, sum_wrap_16};
+    for (int i = 0; i < 3; i++) {
+        int rc = MPI_Op_create(wraps[i], 1, &wrap_sums[i]);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
@@ -158,8 +177,6 @@ JNIEXPORT jint JNICALL JNI_FN(init0)(JNIEnv *env, jclass cls, jint required) {
     if (already) {
         MPI_Query_thread(&provided);
     } else {
-        /* Open MPI 4.1's AVX reductions saturate 8/16-bit integer sums; Java wraps. */
-        set_default_env("OMPI_MCA_op", "^avx");
         /* Keep Open MPI's and UCX's fault handlers out of the JVM's way. */
         set_default_env("OMPI_MCA_opal_signal", "");
         set_default_env("UCX_ERROR_SIGNALS", "");
@@ -216,7 +233,7 @@ JNIEXPORT void JNICALL JNI_FN(handles0)(JNIEnv *env, jclass cls, jlongArray type
     t[P_DOUBLE_COMPLEX] = FROM_HANDLE(MPI_C_DOUBLE_COMPLEX);
     (*env)->SetLongArrayRegion(env, types, 0, P_DOUBLE_COMPLEX + 1, t);
 
-    jlong o[O_PAIR_BASE + 8];
+    jlong o[O_PAIR_BASE + 11];
     memset(o, 0, sizeof o);
     o[O_MAX] = FROM_HANDLE(MPI_MAX);
     o[O_MIN] = FROM_HANDLE(MPI_MIN);
@@ -233,7 +250,8 @@ JNIEXPORT void JNICALL JNI_FN(handles0)(JNIEnv *env, jclass cls, jlongArray type
     o[O_REPLACE] = FROM_HANDLE(MPI_REPLACE);
     o[O_NO_OP] = FROM_HANDLE(MPI_NO_OP);
     for (int i = 0; i < 8; i++) o[O_PAIR_BASE + i] = FROM_HANDLE(pair_ops[i]);
-    (*env)->SetLongArrayRegion(env, ops, 0, O_PAIR_BASE + 8, o);
+    for (int i = 0; i < 3; i++) o[O_PAIR_BASE + 8 + i] = FROM_HANDLE(wrap_sums[i]);
+    (*env)->SetLongArrayRegion(env, ops, 0, O_PAIR_BASE + 11, o);
 
     jlong c[2] = {FROM_HANDLE(MPI_COMM_WORLD), FROM_HANDLE(MPI_COMM_SELF)};
     (*env)->SetLongArrayRegion(env, comms, 0, 2, c);
@@ -242,6 +260,7 @@ JNIEXPORT void JNICALL JNI_FN(handles0)(JNIEnv *env, jclass cls, jlongArray type
 JNIEXPORT void JNICALL JNI_FN(finalize0)(JNIEnv *env, jclass cls) {
     (void)cls;
     for (int i = 0; i < 8; i++) MPI_Op_free(&pair_ops[i]);
+    for (int i = 0; i < 3; i++) MPI_Op_free(&wrap_sums[i]);
     for (int i = 0; i < 4; i++) MPI_Type_free(&pair_types[i]);
     mpi_failed(env, MPI_Finalize(), "MPI_Finalize");
 }

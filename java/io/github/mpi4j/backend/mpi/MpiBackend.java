@@ -20,7 +20,8 @@ public final class MpiBackend implements Backend {
     /** Whether blocking calls may pin Java arrays (not under THREAD_MULTIPLE: see docs/buffers.md). */
     final boolean pinArrays;
     private final long[] typeHandles = new long[TypeDesc.PREDEFINED_COUNT];
-    private final long[] opHandles = new long[OpCode.values().length + 8];
+    /** Predefined ops, then MINLOC/MAXLOC of 4 pair types, then wrapping SUMs of byte, short, char. */
+    private final long[] opHandles = new long[OpCode.values().length + 11];
     private final MpiComm world;
     private final MpiComm self;
     private ByteBuffer attached;
@@ -69,7 +70,24 @@ public final class MpiBackend implements Backend {
             int pair = pairIndex(t.predefinedId);
             if (pair >= 0) return opHandles[OpCode.values().length + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
         }
+        if (op.code == OpCode.SUM) {
+            int wrap = wrapSumIndex(t.predefinedId);
+            if (wrap >= 0) return opHandles[OpCode.values().length + 8 + wrap];
+        }
         return opHandles[op.code.ordinal()];
+    }
+
+    /**
+     * Java's 8- and 16-bit integer sums wrap; Open MPI 4.1's AVX component saturates them, so
+     * those three types sum with our own op (and every other reduction keeps MPI's fast ones).
+     */
+    private static int wrapSumIndex(int id) {
+        switch (id) {
+            case Predefined.BYTE: return 0;
+            case Predefined.SHORT: return 1;
+            case Predefined.CHAR: return 2;
+            default: return -1;
+        }
     }
 
     private static int pairIndex(int id) {
