@@ -33,6 +33,8 @@ public final class TcpTransport implements Transport {
         OutFrame writing;
         int stageFill;
         int stageSent;
+        /** The frame being written sits whole (header and payload) in outStage. */
+        boolean combined;
         // reading
         final ByteBuffer inHeader = ByteBuffer.allocateDirect(Header.BYTES).order(ByteOrder.BIG_ENDIAN);
         final ByteBuffer inStage = ByteBuffer.allocateDirect(STAGING).order(ByteOrder.nativeOrder());
@@ -78,12 +80,34 @@ public final class TcpTransport implements Transport {
         try {
             if (c.writing != f) {
                 c.writing = f;
-                c.outHeader.clear();
-                f.header.write(c.outHeader, 0);
-                c.outHeader.limit(Header.BYTES).position(0);
                 f.progress = 0;
                 c.stageFill = 0;
                 c.stageSent = 0;
+                c.combined = f.header.payloadLen <= STAGING - Header.BYTES;
+                if (c.combined) {
+                    // Small frames leave in one write (one segment with TCP_NODELAY, one
+                    // syscall): the header and payload are copied into the staging buffer.
+                    f.header.write(c.outStage.duplicate().order(ByteOrder.BIG_ENDIAN), 0);
+                    int len = f.header.payloadLen;
+                    if (len > 0) BufAccess.get(f.payload, f.payloadOff, c.outStage, Header.BYTES, len);
+                    c.stageFill = Header.BYTES + len;
+                } else {
+                    c.outHeader.clear();
+                    f.header.write(c.outHeader, 0);
+                    c.outHeader.limit(Header.BYTES).position(0);
+                }
+            }
+            if (c.combined) {
+                ByteBuffer view = c.outStage.duplicate();
+                view.limit(c.stageFill).position(c.stageSent);
+                c.stageSent += c.channel.write(view);
+                if (c.stageSent < c.stageFill) return false;
+                f.progress = f.header.payloadLen;
+                c.stageFill = 0;
+                c.stageSent = 0;
+                c.combined = false;
+                c.writing = null;
+                return true;
             }
             if (c.outHeader.hasRemaining()) {
                 c.channel.write(c.outHeader);
