@@ -74,14 +74,18 @@ public final class Osu {
     }
 
     /**
-     * Runs the test on small and medium sizes for about two seconds so the JIT has compiled the
-     * whole call path (C2) before anything is timed, then pauses briefly.
+     * Runs the test on sizes from tiny to 2 MiB for about two seconds so the JIT has compiled
+     * every path (C2) — eager and rendezvous protocols, every collective schedule — before
+     * anything is timed (otherwise the first size past a protocol switch pays for compiling it),
+     * then pauses briefly.
      */
     private static void warmUp(Intracomm comm, String test, boolean direct, long minBytes) {
         long until = System.nanoTime() + 2_000_000_000L;
         boolean more = true;
         while (more) {
-            for (long size = minBytes; size <= 4096; size *= 8) {
+            // Every protocol and schedule the timed sizes will use: eager and rendezvous
+            // messages, small, medium and large collective schedules.
+            for (long size = minBytes; size <= (1 << 21); size *= 8) {
                 switch (test) {
                     case "latency": latency(comm, (int) size, direct); break;
                     case "bw": bandwidth(comm, (int) size, direct); break;
