@@ -66,9 +66,14 @@ public final class TcpTransport implements Transport {
         return 1 << 20;
     }
 
+    /**
+     * Eager up to 256 KiB: a matched eager payload is read straight into the receive buffer,
+     * while a rendezvous costs a round trip (~13 us on loopback here), half the time of moving
+     * 128 KiB. An unexpected eager message is held in a byte[] of its size (bounded).
+     */
     @Override
     public int eagerLimit() {
-        return 64 * 1024;
+        return 256 * 1024;
     }
 
     // ---- writing -------------------------------------------------------------------------------
