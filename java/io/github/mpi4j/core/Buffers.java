@@ -58,6 +58,11 @@ public final class Buffers {
             return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
         }
         BaseKind kind = BaseKind.ofArray(buf);
+        if (kind == null && count == 0) {
+            // Nothing moves: programs written for Open MPI's bindings pass any object (an
+            // Integer, say) as the buffer of an empty message.
+            return empty(type);
+        }
         if (kind == null) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
                     + buf.getClass().getName());

@@ -80,6 +80,28 @@ public class P2pSuite {
     }
 
     /** ANY_SOURCE/ANY_TAG at rank 0; per-sender order must be kept (non-overtaking). */
+    /**
+     * An empty message may name any object as its buffer (programs for Open MPI's bindings pass
+     * an Integer): nothing moves, the status says 0 items; with a count it is still refused.
+     */
+    @RankTest(minSize = 2)
+    public void emptyMessageWithPlaceholderObject(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        Integer placeholder = 7;
+        int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+        Request r = comm.iRecv(new int[0], 0, MPI.INT, prev, 31);
+        comm.send(placeholder, 0, MPI.INT, next, 31);
+        Status s = r.waitStatus();
+        Check.equal(prev, s.getSource(), "source of the empty message");
+        Check.equal(0, s.getCount(MPI.INT), "items in the empty message");
+        comm.send(placeholder, 0, MPI.INT, next, 32);
+        Status s2 = comm.recv(placeholder, 0, MPI.INT, prev, 32);
+        Check.equal(0, s2.getCount(MPI.INT), "items received into a placeholder");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.send(placeholder, 1, MPI.INT, next, 33),
+                "must be a Java array or a direct NIO buffer", "java.lang.Integer");
+        comm.barrier();
+    }
+
     @RankTest(minSize = 2)
     public void wildcardsKeepOrderPerSender(Intracomm comm) {
         int size = comm.getSize(), rank = comm.getRank();
