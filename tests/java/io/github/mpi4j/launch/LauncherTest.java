@@ -133,6 +133,38 @@ class LauncherTest {
         assertEquals(2, count(r.output, "LIFECYCLE OK \\d 2 mpi"), r.toString());
     }
 
+    /**
+     * Inside a SLURM allocation mpi4jrun starts the ranks with srun, and the ranks find each
+     * other from srun's variables. Slurm is not installed here: a stand-in srun on PATH starts
+     * the tasks on this node with the variables the real one sets.
+     */
+    @Test
+    void insideASlurmAllocationRanksStartThroughSrun(@TempDir Path dir) throws Exception {
+        Path srun = dir.resolve("srun");
+        Files.writeString(srun, String.join("\n",
+                "#!/usr/bin/env bash",
+                "n=1",
+                "while [ $# -gt 0 ]; do case \"$1\" in --ntasks=*) n=${1#--ntasks=}; shift;; --*) shift;; *) break;; esac; done",
+                "echo \"STAND-IN SRUN ntasks=$n job=$SLURM_JOB_ID\" >&2",
+                "pids=()",
+                "for r in $(seq 0 $((n - 1))); do",
+                "  SLURM_PROCID=$r SLURM_LOCALID=$r SLURM_NODEID=0 SLURM_NTASKS=$n SLURM_STEP_NODELIST=localhost \\",
+                "    SLURM_TASKS_PER_NODE=\"$n(x1)\" SLURM_STEP_ID=0 \"$@\" &",
+                "  pids+=($!)",
+                "done",
+                "rc=0; for p in \"${pids[@]}\"; do wait $p || { s=$?; [ $rc -eq 0 ] && rc=$s; }; done; exit $rc", ""));
+        assertTrue(srun.toFile().setExecutable(true));
+        List<String> cmd = List.of(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString(), "-np", "3", "-cp", cp(),
+                "io.github.mpi4j.api.LifecycleProgram");
+        String job = Long.toString(10_000 + ProcessHandle.current().pid() % 50_000);
+        Jobs.Result r = Jobs.run(cmd, java.util.Map.of("PATH", dir + ":" + System.getenv("PATH"), "SLURM_JOB_ID", job),
+                90);
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.output.contains("STAND-IN SRUN ntasks=3 job=" + job), r.toString());
+        assertEquals(3, count(r.output, "LIFECYCLE OK \\d 3 fabric"), r.toString());
+        noSegmentsLeft();
+    }
+
     private static int count(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);
         int n = 0;
