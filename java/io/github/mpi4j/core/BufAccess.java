@@ -33,10 +33,13 @@ public final class BufAccess {
         int n = len / k;
         Object base = src.base;
         if (base instanceof Buffer) {
+            if (src.kind == BaseKind.BYTE) {
+                dst.put(dstIndex, (ByteBuffer) base, first, n);
+                return;
+            }
             ByteBuffer view = dst.duplicate().order(NATIVE);
             view.position(dstIndex);
             switch (src.kind) {
-                case BYTE: dst.put(dstIndex, (ByteBuffer) base, first, n); break;
                 case INT: view.asIntBuffer().put(0, (IntBuffer) base, first, n); break;
                 case DOUBLE: view.asDoubleBuffer().put(0, (DoubleBuffer) base, first, n); break;
                 case LONG: view.asLongBuffer().put(0, (LongBuffer) base, first, n); break;
@@ -77,10 +80,13 @@ public final class BufAccess {
         int n = len / k;
         Object base = dst.base;
         if (base instanceof Buffer) {
+            if (dst.kind == BaseKind.BYTE) {
+                ((ByteBuffer) base).put(first, src, srcIndex, n);
+                return;
+            }
             ByteBuffer view = src.duplicate().order(NATIVE);
             view.position(srcIndex);
             switch (dst.kind) {
-                case BYTE: ((ByteBuffer) base).put(first, src, srcIndex, n); break;
                 case INT: ((IntBuffer) base).put(first, view.asIntBuffer(), 0, n); break;
                 case DOUBLE: ((DoubleBuffer) base).put(first, view.asDoubleBuffer(), 0, n); break;
                 case LONG: ((LongBuffer) base).put(first, view.asLongBuffer(), 0, n); break;

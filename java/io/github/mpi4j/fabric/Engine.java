@@ -287,8 +287,16 @@ final class Engine implements FrameSink {
                 + op.capacity + " bytes)");
     }
 
+    /** The last context looked up: almost every lookup repeats it (no boxing, no hashing). */
+    private int lastCtx = -1;
+    private Queues lastQueues;
+
     private Queues queues(int ctx) {
-        return contexts.computeIfAbsent(ctx, k -> new Queues());
+        if (ctx == lastCtx && lastQueues != null) return lastQueues;
+        Queues q = contexts.computeIfAbsent(ctx, k -> new Queues());
+        lastCtx = ctx;
+        lastQueues = q;
+        return q;
     }
 
     /** Cancels a receive that has not matched yet. */
