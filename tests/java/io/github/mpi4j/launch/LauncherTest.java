@@ -133,6 +133,36 @@ class LauncherTest {
         assertEquals(2, count(r.output, "LIFECYCLE OK \\d 2 mpi"), r.toString());
     }
 
+    /** Ctrl-C (SIGINT) to the launcher ends the whole job: every rank is gone within seconds. */
+    @Test
+    void ctrlCEndsTheJob() throws Exception {
+        List<String> cmd = List.of(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString(), "-np", "2", "-cp", cp(),
+                FaultProgram.class.getName(), "sleep", "60");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("MPI4J_JAR", Path.of(Jobs.basedir(), "target", "classes").toString());
+        Process launcher = pb.start();
+        try {
+            List<ProcessHandle> ranks = List.of();
+            long until = System.nanoTime() + 30_000_000_000L;
+            while (ranks.size() < 2 && System.nanoTime() < until) {
+                Thread.sleep(100);
+                ranks = launcher.children().collect(java.util.stream.Collectors.toList());
+            }
+            assertEquals(2, ranks.size(), "both ranks started");
+            Thread.sleep(500);
+            new ProcessBuilder("kill", "-INT", Long.toString(launcher.pid())).start().waitFor();
+            assertTrue(launcher.waitFor(15, java.util.concurrent.TimeUnit.SECONDS), "the launcher ended after SIGINT");
+            assertEquals(130, launcher.exitValue(), "128 + SIGINT");
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (ranks.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) Thread.sleep(50);
+            for (ProcessHandle r : ranks) assertFalse(r.isAlive(), "rank pid " + r.pid() + " survived Ctrl-C");
+            noSegmentsLeft();
+        } finally {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly();
+        }
+    }
+
     /**
      * Inside a SLURM allocation mpi4jrun starts the ranks with srun, and the ranks find each
      * other from srun's variables. Slurm is not installed here: a stand-in srun on PATH starts
