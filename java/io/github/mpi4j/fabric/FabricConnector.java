@@ -86,7 +86,7 @@ final class FabricConnector {
             this.forceTcp = "tcp".equalsIgnoreCase(setting("MPI4J_TRANSPORT", "auto"));
             int ringKb = Integer.parseInt(setting("MPI4J_SHM_RING_KB", "1024"));
             this.ringBytes = Integer.highestOneBit(Math.max(64, ringKb)) * 1024;
-            long arenaKb = Long.parseLong(setting("MPI4J_SHM_COLL_KB", "4096"));
+            long arenaKb = Long.parseLong(setting("MPI4J_SHM_COLL_KB", "1024"));
             this.arenaBytes = Math.min(Math.max(0, arenaKb), MAX_ARENA_KB) * 1024;
             boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
             if (rankZeroHosts) {
@@ -198,7 +198,9 @@ final class FabricConnector {
             ShmTransport.unlink(mine);
             if (smallest > 0) {
                 arenas = new ByteBuffer[job.size];
-                for (int i = 0; i < l; i++) arenas[worldOfLocal[i]] = ShmArena.slot(outboxes[i], ringsBytes, (int) smallest);
+                for (int i = 0; i < l; i++) {
+                    arenas[worldOfLocal[i]] = ShmArena.slot(outboxes[i], ringsBytes, (int) smallest);
+                }
             }
             return new ShmTransport(me, job.size, worldOfLocal, pids, ringBytes, inbox, outboxes);
         }

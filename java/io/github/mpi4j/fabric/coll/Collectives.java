@@ -242,7 +242,8 @@ public final class Collectives {
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         int n = ch.size();
         long len = bytes(count, type);
-        SharedSlots slots = blocking && n > 1 && count > 0 && model.allReduceInSlots(len) ? ch.sharedSlots() : null;
+        boolean inSlots = blocking && n > 1 && count > 0 && model.allReduceInSlots(len, !r.isArray());
+        SharedSlots slots = inSlots ? ch.sharedSlots() : null;
         if (slots != null && ShmAllReduce.applies(slots, type, op)) {
             // All ranks on one node with slots: reduce directly in shared memory.
             ShmAllReduce.run(ch, slots, s == Buf.IN_PLACE ? r : s, r, count, type, op, tag());

@@ -14,8 +14,11 @@ package io.github.mpi4j.fabric.coll;
  * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring}, {@code MPI4J_BCAST=binomial|
  * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
  *
- * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} (default 64) go
- * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them;
+ * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} (default 1024) go
+ * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them —
+ * into direct buffers from an eighth of that (the other schedules work on a heap copy of a
+ * direct buffer, two more copies of the vector). Measured on 2 cores, 2 and 4 ranks: below
+ * these sizes the slots' three barriers per chunk cost as much as they save or more;
  * {@code MPI4J_ALLREDUCE=shm} sends every allreduce there (and, where there are no slots,
  * lets the model pick), any other forced algorithm none.
  */
@@ -30,7 +33,7 @@ public final class CostModel {
     final double gamma;
     /** Pipelining segment of the ring allreduce, bytes. */
     final long segmentBytes;
-    /** Smallest allreduce, bytes, that goes through shared-memory slots. */
+    /** Smallest allreduce into an array, bytes, that goes through shared-memory slots. */
     final long shmMinBytes;
     private final AllReduce forcedAllReduce;
     /** Slots forced on ({@code MPI4J_ALLREDUCE=shm}) or off (another algorithm forced); null: by size. */
@@ -56,7 +59,7 @@ public final class CostModel {
         double beta = setting("MPI4J_COLL_BETA_NS_PER_KB", 150.0) * 1e-9 / 1024;
         double gamma = setting("MPI4J_COLL_GAMMA_NS_PER_KB", 100.0) * 1e-9 / 1024;
         long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", 256) * 1024;
-        long shmMin = (long) (setting("MPI4J_SHM_COLL_MIN_KB", 64) * 1024);
+        long shmMin = (long) (setting("MPI4J_SHM_COLL_MIN_KB", 1024) * 1024);
         String ar = text("MPI4J_ALLREDUCE");
         boolean slots = ar != null && ar.trim().equalsIgnoreCase("shm");
         AllReduce forced = ar == null || slots ? null : AllReduce.valueOf(ar.trim().toUpperCase());
@@ -82,9 +85,13 @@ public final class CostModel {
         }
     }
 
-    /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
-    boolean allReduceInSlots(long bytes) {
-        return forcedSlots != null ? forcedSlots : bytes >= shmMinBytes;
+    /**
+     * Whether an allreduce of {@code bytes} (into a direct buffer or not) goes through
+     * shared-memory slots, where there are some.
+     */
+    boolean allReduceInSlots(long bytes, boolean direct) {
+        if (forcedSlots != null) return forcedSlots;
+        return bytes >= (direct ? shmMinBytes / 8 : shmMinBytes);
     }
 
     AllReduce allReduce(long bytes, int p, int count) {

@@ -16,9 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * live on one node and each own a slot of S bytes that every member has mapped
  * ({@link SharedSlots}).
  *
- * <p>The vector is taken in chunks of c = floor(S / extent) items (the last chunk may be
- * shorter). Each chunk of k items is cut into L nearly equal parts ({@link Collectives#chunks}:
- * part i has floor(k/L) or floor(k/L)+1 items, some empty when k &lt; L); member i owns part i.
+ * <p>The vector is taken in chunks of c = floor(min(S, L * 128 KiB) / extent) items (the last
+ * chunk may be shorter): a chunk of 128 KiB per member keeps what a member copies and reduces
+ * in its caches between the steps, which measured faster than whole 4 MiB slots (16 MiB of
+ * doubles on 2 cores: 1.8 ms instead of 2.6 ms at 2 ranks) with still few barriers per byte.
+ * Each chunk of k items is cut into L nearly equal parts ({@link Collectives#chunks}: part i
+ * has floor(k/L) or floor(k/L)+1 items, some empty when k &lt; L); member i owns part i.
  * For every chunk, at byte offset b = first item * extent of the user's buffers:
  * <ol>
  *   <li>every member copies its k items (from b) into its slot, at slot offset 0;</li>
@@ -50,6 +53,9 @@ final class ShmAllReduce {
     private ShmAllReduce() {
     }
 
+    /** Bytes of a chunk per member (see above). */
+    private static final long PART_BYTES = 128 * 1024;
+
     /** Allreduces this process has run through the slots (tests check that they are used). */
     static final AtomicLong RUNS = new AtomicLong();
 
@@ -72,7 +78,7 @@ final class ShmAllReduce {
         RUNS.incrementAndGet();
         int n = ch.size(), me = ch.rank();
         long ext = type.extent;
-        int perChunk = (int) (slots.bytes() / ext);
+        int perChunk = (int) (Math.min(slots.bytes(), n * PART_BYTES) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
         Buf acc = heap(type, widest * ext);
         Buf peer = heap(type, widest * ext);

@@ -10,7 +10,7 @@ import java.nio.channels.FileChannel;
  * A rank's collective arena: a region of {@code S} bytes at the end of its shared-memory inbox
  * file (so it is created, mapped by every local rank and unlinked exactly like the inbox), in
  * which the collectives let the ranks of a node read each other's data directly
- * ({@code MPI4J_SHM_COLL_KB}, default 4096; 0: none).
+ * ({@code MPI4J_SHM_COLL_KB}, default 1024; 0: none).
  *
  * <p>The arena's pages are allocated by writing zeros through the file channel before anything
  * is mapped: a store to a mapped tmpfs page beyond the file system's size limit raises SIGBUS,

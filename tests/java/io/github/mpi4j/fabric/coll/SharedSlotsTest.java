@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 class SharedSlotsTest {
     private static final int NP = 3;
     private static final int RING_KB = 64;
-    /** 100003 doubles in slots of 64 KiB: 13 chunks, not divisible by 3 ranks. */
-    private static final String COUNT = "100003";
+    /** 200003 doubles (above the default threshold) in slots of 64 KiB: 25 chunks, not divisible by 3 ranks. */
+    private static final String COUNT = "200003";
     private static final Pattern LINE = Pattern.compile(
             "SLOTS (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (OK|WRONG) (\\S+)");
 
