@@ -242,7 +242,7 @@ public final class Collectives {
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         int n = ch.size();
         long len = bytes(count, type);
-        boolean inSlots = blocking && n > 1 && count > 0 && model.allReduceInSlots(len, !r.isArray());
+        boolean inSlots = blocking && n > 1 && count > 0 && model.allReduceInSlots(len);
         SharedSlots slots = inSlots ? ch.sharedSlots() : null;
         if (slots != null && ShmAllReduce.applies(slots, type, op)) {
             // All ranks on one node with slots: reduce directly in shared memory.

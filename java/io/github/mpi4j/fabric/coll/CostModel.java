@@ -15,10 +15,10 @@ package io.github.mpi4j.fabric.coll;
  * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
  *
  * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} (default 1024) go
- * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them —
- * into direct buffers from an eighth of that (the other schedules work on a heap copy of a
- * direct buffer, two more copies of the vector). Measured on 2 cores, 2 and 4 ranks: below
- * these sizes the slots' three barriers per chunk cost as much as they save or more;
+ * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them.
+ * Measured on 2 cores, 2 and 4 ranks: below 1 MiB the slots' three barriers per chunk cost as
+ * much as they save, or more, for arrays (direct buffers gain from 128 KiB, but the choice may
+ * depend only on what all ranks agree on: count, type, op, not on each rank's buffers);
  * {@code MPI4J_ALLREDUCE=shm} sends every allreduce there (and, where there are no slots,
  * lets the model pick), any other forced algorithm none.
  */
@@ -33,7 +33,7 @@ public final class CostModel {
     final double gamma;
     /** Pipelining segment of the ring allreduce, bytes. */
     final long segmentBytes;
-    /** Smallest allreduce into an array, bytes, that goes through shared-memory slots. */
+    /** Smallest allreduce, bytes, that goes through shared-memory slots. */
     final long shmMinBytes;
     private final AllReduce forcedAllReduce;
     /** Slots forced on ({@code MPI4J_ALLREDUCE=shm}) or off (another algorithm forced); null: by size. */
@@ -85,13 +85,9 @@ public final class CostModel {
         }
     }
 
-    /**
-     * Whether an allreduce of {@code bytes} (into a direct buffer or not) goes through
-     * shared-memory slots, where there are some.
-     */
-    boolean allReduceInSlots(long bytes, boolean direct) {
-        if (forcedSlots != null) return forcedSlots;
-        return bytes >= (direct ? shmMinBytes / 8 : shmMinBytes);
+    /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
+    boolean allReduceInSlots(long bytes) {
+        return forcedSlots != null ? forcedSlots : bytes >= shmMinBytes;
     }
 
     AllReduce allReduce(long bytes, int p, int count) {
