@@ -39,9 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       any communicator: slots are per rank) may overwrite them.</li>
  * </ol>
  * Each element is reduced by exactly one member, so all members get bit-identical results.
- * Each member writes the vector into shared memory once, reads about (L-1)/L of it for the
- * reduction and (L-1)/L of it for the result, and sends only the 3 ceil(log2 L) empty barrier
- * messages per chunk. The barriers go over the communicator's ordinary collective channel
+ * Each member writes the vector into shared memory once, reads about (L-1)/L of it from the
+ * others' slots for the reduction and all of it from the slots for the result, and sends
+ * only the 3 ceil(log2 L) empty barrier messages per chunk. The barriers go over the communicator's ordinary collective channel
  * with the collective's tag: consecutive barriers use the same peers in the same order, so
  * their messages cannot be confused, and the release/acquire of the shared-memory rings that
  * carry them orders the slot accesses.
