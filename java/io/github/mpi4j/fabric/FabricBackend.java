@@ -3,6 +3,7 @@ package io.github.mpi4j.fabric;
 import io.github.mpi4j.core.BufAccess;
 import io.github.mpi4j.fabric.bootstrap.Bootstrap;
 import io.github.mpi4j.fabric.bootstrap.JobInfo;
+import io.github.mpi4j.fabric.coll.SharedSlots;
 import io.github.mpi4j.fabric.transport.LocalHub;
 import io.github.mpi4j.fabric.transport.Transport;
 import io.github.mpi4j.spi.Backend;
@@ -33,6 +34,8 @@ public final class FabricBackend implements Backend {
     private final String reason;
     private final int threadLevel;
     private final int[] nodeOfWorld;
+    /** World rank -> its collective arena in shared memory (local ranks only), or null: none. */
+    private final ByteBuffer[] arenaOfWorld;
     private final Thread initThread = Thread.currentThread();
     private final long startNanos = System.nanoTime();
     private final FabricComm world;
@@ -43,12 +46,13 @@ public final class FabricBackend implements Backend {
     private final List<Object[]> bsends = new ArrayList<>();
     private long bsendBytes;
 
-    FabricBackend(JobInfo job, Transport[] transports, int[] nodeOfWorld, int required, String reason,
-                  Runnable onFinish) {
+    FabricBackend(JobInfo job, Transport[] transports, int[] nodeOfWorld, ByteBuffer[] arenaOfWorld, int required,
+                  String reason, Runnable onFinish) {
         this.job = job;
         this.reason = reason;
         this.threadLevel = required;
         this.nodeOfWorld = nodeOfWorld;
+        this.arenaOfWorld = arenaOfWorld;
         this.onFinish = onFinish;
         this.engine = new Engine(job.rank, transports, job.timeoutSeconds, oversubscribed(job.localSize));
         int[] all = new int[job.size];
@@ -78,7 +82,7 @@ public final class FabricBackend implements Backend {
         String why = reason != null ? reason : "no MPI launcher; " + job.source;
         if (job.size == 1) {
             Transport[] t = {new LocalHub(1).endpoint(0)};
-            return new FabricBackend(job, t, new int[] {0}, requiredThreadLevel, why, null);
+            return new FabricBackend(job, t, new int[] {0}, null, requiredThreadLevel, why, null);
         }
         return FabricConnector.connect(job, requiredThreadLevel, why);
     }
@@ -108,7 +112,8 @@ public final class FabricBackend implements Backend {
             Transport mine = hub.endpoint(r);
             for (int p = 0; p < n; p++) t[p] = mine;
             JobInfo job = new JobInfo(r, n, r, n, "threads", null, null, "ranks as threads", timeoutSeconds);
-            out[r] = new FabricBackend(job, t, nodeOf.clone(), MPI.THREAD_MULTIPLE, "ranks as threads of one JVM", null);
+            out[r] = new FabricBackend(job, t, nodeOf.clone(), null, MPI.THREAD_MULTIPLE, "ranks as threads of one JVM",
+                    null);
         }
         return out;
     }
@@ -123,6 +128,22 @@ public final class FabricBackend implements Backend {
 
     int nodeOfWorld(int worldRank) {
         return nodeOfWorld[worldRank];
+    }
+
+    /**
+     * The collective arenas of {@code members} (world ranks), or null when one of them has none
+     * (another node, no arenas on this node) or under THREAD_MULTIPLE. Arenas are per rank and
+     * shared by all communicators: that is safe only while a rank runs one blocking collective
+     * at a time, and each leaves the arenas free when it returns (see coll.ShmAllReduce).
+     */
+    SharedSlots sharedSlots(int[] members) {
+        if (arenaOfWorld == null || threadLevel == MPI.THREAD_MULTIPLE) return null;
+        ByteBuffer[] slots = new ByteBuffer[members.length];
+        for (int i = 0; i < members.length; i++) {
+            slots[i] = arenaOfWorld[members[i]];
+            if (slots[i] == null) return null;
+        }
+        return new SharedSlots(slots);
     }
 
     synchronized int nextContextId() {

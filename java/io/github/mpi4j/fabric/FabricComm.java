@@ -4,6 +4,7 @@ import io.github.mpi4j.core.BufAccess;
 import io.github.mpi4j.core.Buffers;
 import io.github.mpi4j.fabric.coll.CollChannel;
 import io.github.mpi4j.fabric.coll.Collectives;
+import io.github.mpi4j.fabric.coll.SharedSlots;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
@@ -36,6 +37,7 @@ final class FabricComm implements BackendComm, CollChannel {
     private final int collCtx;
     private final int[] nodes;
     private final Collectives coll;
+    private final SharedSlots slots;
 
     FabricComm(FabricBackend backend, int[] members, int id) {
         this.backend = backend;
@@ -50,6 +52,7 @@ final class FabricComm implements BackendComm, CollChannel {
         this.collCtx = 2 * id + 1;
         this.nodes = new int[members.length];
         for (int i = 0; i < members.length; i++) nodes[i] = backend.nodeOfWorld(members[i]);
+        this.slots = backend.sharedSlots(members);
         this.coll = new Collectives(this);
     }
 
@@ -85,6 +88,11 @@ final class FabricComm implements BackendComm, CollChannel {
     @Override
     public int[] nodeOf() {
         return nodes;
+    }
+
+    @Override
+    public SharedSlots sharedSlots() {
+        return slots;
     }
 
     private static final class Pending implements CollOp {

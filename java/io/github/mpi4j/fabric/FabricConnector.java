@@ -6,6 +6,7 @@ import io.github.mpi4j.fabric.bootstrap.KeyValueStore;
 import io.github.mpi4j.fabric.bootstrap.RendezvousClient;
 import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
 import io.github.mpi4j.fabric.transport.LocalHub;
+import io.github.mpi4j.fabric.transport.ShmArena;
 import io.github.mpi4j.fabric.transport.ShmTransport;
 import io.github.mpi4j.fabric.transport.TcpTransport;
 import io.github.mpi4j.fabric.transport.Transport;
@@ -16,10 +17,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,8 +36,9 @@ import mpi.MPIException;
  * <ol>
  *   <li>connect to the rendezvous store (rank 0 hosts it when no launcher does);</li>
  *   <li>publish this rank's node, TCP address and pid, and read everyone's;</li>
- *   <li>ranks on the same node create their shared-memory inboxes, map each other's, then
- *       unlink the files (nothing is left in /dev/shm even if a rank crashes later);</li>
+ *   <li>ranks on the same node create their shared-memory inboxes (each with the rank's
+ *       collective arena at its end), map each other's, then unlink the files (nothing is left
+ *       in /dev/shm even if a rank crashes later);</li>
  *   <li>ranks on different nodes (or all, with {@code MPI4J_TRANSPORT=tcp}) connect by TCP, the
  *       higher rank dialing the lower, each connection authenticated with the job secret.</li>
  * </ol>
@@ -42,6 +46,9 @@ import mpi.MPIException;
 final class FabricConnector {
     private FabricConnector() {
     }
+
+    /** Largest collective arena, KiB: an inbox file is mapped as one buffer (under 2 GiB). */
+    private static final long MAX_ARENA_KB = 256 * 1024;
 
     static Backend connect(JobInfo job, int required, String reason) {
         try {
@@ -66,6 +73,10 @@ final class FabricConnector {
         final String node;
         final boolean forceTcp;
         final int ringBytes;
+        /** Collective arena wanted per rank ({@code MPI4J_SHM_COLL_KB}; 0: none). */
+        final long arenaBytes;
+        /** World rank -> its collective arena, when every rank of this node has one; else null. */
+        ByteBuffer[] arenas;
 
         Connection(JobInfo job) throws IOException {
             this.job = job;
@@ -75,6 +86,8 @@ final class FabricConnector {
             this.forceTcp = "tcp".equalsIgnoreCase(setting("MPI4J_TRANSPORT", "auto"));
             int ringKb = Integer.parseInt(setting("MPI4J_SHM_RING_KB", "1024"));
             this.ringBytes = Integer.highestOneBit(Math.max(64, ringKb)) * 1024;
+            long arenaKb = Long.parseLong(setting("MPI4J_SHM_COLL_KB", "1024"));
+            this.arenaBytes = Math.min(Math.max(0, arenaKb), MAX_ARENA_KB) * 1024;
             boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
             if (rankZeroHosts) {
                 int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
@@ -128,7 +141,7 @@ final class FabricConnector {
             Transport[] transports = new Transport[n];
             transports[me] = new LocalHub(n).endpoint(me);
             if (useShm) {
-                ShmTransport shm = sharedMemory(local, pids);
+                ShmTransport shm = sharedMemory(local, pids, required);
                 for (int r : local) if (r != me) transports[r] = shm;
             }
             List<TcpTransport.Connection> conns = new ArrayList<>();
@@ -148,30 +161,63 @@ final class FabricConnector {
             }
             KeyValueStore s = store;
             RendezvousServer h = hosted;
-            return new FabricBackend(job, transports, nodeOf, required, reason, () -> {
+            return new FabricBackend(job, transports, nodeOf, arenas, required, reason, () -> {
                 s.close();
                 if (h != null) h.close();
             });
         }
 
-        /** Creates our inbox, maps the local peers' inboxes, then unlinks our file once all mapped it. */
-        private ShmTransport sharedMemory(List<Integer> local, long[] pids) throws IOException {
+        /**
+         * Creates our inbox (with our collective arena), maps the local peers' inboxes, then
+         * unlinks our file once all mapped it. Each rank publishes the arena it could make; the
+         * arenas are used only if every local rank made one, all cut to the smallest.
+         */
+        private ShmTransport sharedMemory(List<Integer> local, long[] pids, int required) throws IOException {
             int me = job.rank;
             int[] worldOfLocal = local.stream().mapToInt(Integer::intValue).toArray();
+            int l = worldOfLocal.length;
+            long ringsBytes = ShmTransport.inboxBytes(l, ringBytes);
             Path mine = segment(me);
             ShmTransport.unlink(mine);
-            MappedByteBuffer inbox = ShmTransport.createInbox(mine, worldOfLocal.length, ringBytes);
-            put("shm/" + me, mine.toString());
-            MappedByteBuffer[] outboxes = new MappedByteBuffer[worldOfLocal.length];
-            for (int i = 0; i < worldOfLocal.length; i++) {
+            // Under THREAD_MULTIPLE a rank may run several collectives at once: no arena (and so
+            // none for the node: all local ranks must agree on using them).
+            long wanted = required == MPI.THREAD_MULTIPLE ? 0 : arenaWanted(mine, ringsBytes, l);
+            MappedByteBuffer inbox = ShmTransport.createInbox(mine, l, ringBytes, wanted);
+            put("shm/" + me, (inbox.capacity() - ringsBytes) + "|" + mine);
+            MappedByteBuffer[] outboxes = new MappedByteBuffer[l];
+            long smallest = Long.MAX_VALUE;
+            for (int i = 0; i < l; i++) {
                 int r = worldOfLocal[i];
-                outboxes[i] = r == me ? inbox
-                        : ShmTransport.mapInbox(Path.of(get("shm/" + r)), worldOfLocal.length, ringBytes);
+                String[] f = get("shm/" + r).split("\\|", 2);
+                long arena = Long.parseLong(f[0]);
+                smallest = Math.min(smallest, arena);
+                outboxes[i] = r == me ? inbox : ShmTransport.mapInbox(Path.of(f[1]), l, ringBytes, arena);
             }
             put("mapped/" + me, "1");
             for (int r : worldOfLocal) get("mapped/" + r);
             ShmTransport.unlink(mine);
+            if (smallest > 0) {
+                arenas = new ByteBuffer[job.size];
+                for (int i = 0; i < l; i++) {
+                    arenas[worldOfLocal[i]] = ShmArena.slot(outboxes[i], ringsBytes, (int) smallest);
+                }
+            }
             return new ShmTransport(me, job.size, worldOfLocal, pids, ringBytes, inbox, outboxes);
+        }
+
+        /**
+         * The arena to ask for: none when the shared-memory file system could not also hold
+         * every local rank's rings once they are filled (tmpfs allocates ring pages as they are
+         * first touched, and a page it cannot allocate then would crash the JVM).
+         */
+        private long arenaWanted(Path file, long ringsBytes, int localRanks) {
+            if (arenaBytes == 0) return 0;
+            try {
+                long free = Files.getFileStore(file.getParent()).getUsableSpace();
+                return free >= localRanks * (ringsBytes + arenaBytes) ? arenaBytes : 0;
+            } catch (IOException e) {
+                return 0;
+            }
         }
 
         private Path segment(int rank) {

@@ -49,6 +49,16 @@ public interface CollChannel {
      */
     int[] nodeOf();
 
+    /**
+     * The shared-memory slots of this communicator's members, for schedules that read and write
+     * each other's data directly ({@link ShmAllReduce}); null (the default) when some member is
+     * on another node or has no slot, or when collectives may run concurrently on one rank
+     * (THREAD_MULTIPLE). Only blocking collectives may use them.
+     */
+    default SharedSlots sharedSlots() {
+        return null;
+    }
+
     /** A started operation. */
     interface CollOp {
         boolean isDone();

@@ -28,6 +28,12 @@ import mpi.MPIException;
 public final class Collectives {
     private final CollChannel ch;
     private final CostModel model;
+    /**
+     * Whether this instance runs the blocking collectives of its communicator (the caller's
+     * thread, one at a time): only those may use the shared-memory slots. Instances for
+     * non-blocking collectives and for parts of the communicator never do.
+     */
+    private final boolean blocking;
     private int nextTag;
     private ExecutorService worker;
     /** Node layout of the communicator, worked out at the first node-aware schedule. */
@@ -36,6 +42,7 @@ public final class Collectives {
     public Collectives(CollChannel ch) {
         this.ch = ch;
         this.model = CostModel.fromSettings();
+        this.blocking = true;
     }
 
     private synchronized int tag() {
@@ -99,7 +106,12 @@ public final class Collectives {
     // =====================================================================================
 
     public void barrier() {
-        int n = ch.size(), r = ch.rank(), tag = tag();
+        barrier(ch, tag());
+    }
+
+    /** A dissemination barrier over {@code ch} on {@code tag} (also a step of other schedules). */
+    static void barrier(CollChannel ch, int tag) {
+        int n = ch.size(), r = ch.rank();
         Buf none = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
         for (int k = 1; k < n; k <<= 1) {
             ch.sendRecv((r + k) % n, none, 0, 0, (r - k + n) % n, none, 0, 0, tag);
@@ -249,6 +261,13 @@ public final class Collectives {
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         int n = ch.size();
         long len = bytes(count, type);
+        boolean inSlots = blocking && n > 1 && count > 0 && model.allReduceInSlots(len);
+        SharedSlots slots = inSlots ? ch.sharedSlots() : null;
+        if (slots != null && ShmAllReduce.applies(slots, type, op)) {
+            // All ranks on one node with slots: reduce directly in shared memory.
+            ShmAllReduce.run(ch, slots, s == Buf.IN_PLACE ? r : s, r, count, type, op, tag());
+            return;
+        }
         if (n > 1 && count > 0 && !r.isArray() && op.code != io.github.mpi4j.spi.OpCode.USER) {
             // Reductions run on Java arrays (the JIT vectorizes them); a schedule that reduced
             // into a direct buffer step by step would convert at every step. Work on one heap
@@ -969,6 +988,7 @@ public final class Collectives {
     private Collectives(CollChannel ch, CostModel model, int firstTag) {
         this.ch = ch;
         this.model = model;
+        this.blocking = false;
         this.nextTag = firstTag;
     }
 

@@ -13,6 +13,14 @@ package io.github.mpi4j.fabric.coll;
  * ({@code MPI4J_COLL_ALPHA_US}, {@code MPI4J_COLL_BETA_NS_PER_KB}); an algorithm can be forced
  * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring}, {@code MPI4J_BCAST=binomial|
  * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
+ *
+ * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} (default 1024) go
+ * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them.
+ * Measured on 2 cores, 2 and 4 ranks: below 1 MiB the slots' three barriers per chunk cost as
+ * much as they save, or more, for arrays (direct buffers gain from 128 KiB, but the choice may
+ * depend only on what all ranks agree on: count, type, op, not on each rank's buffers);
+ * {@code MPI4J_ALLREDUCE=shm} sends every allreduce there (and, where there are no slots,
+ * lets the model pick), any other forced algorithm none.
  */
 public final class CostModel {
     public enum AllReduce { RECURSIVE_DOUBLING, RABENSEIFNER, RING }
@@ -25,17 +33,23 @@ public final class CostModel {
     final double gamma;
     /** Pipelining segment of the ring allreduce, bytes. */
     final long segmentBytes;
+    /** Smallest allreduce, bytes, that goes through shared-memory slots. */
+    final long shmMinBytes;
     private final AllReduce forcedAllReduce;
+    /** Slots forced on ({@code MPI4J_ALLREDUCE=shm}) or off (another algorithm forced); null: by size. */
+    private final Boolean forcedSlots;
     private final Boolean forcedBcastLarge;
     private final Boolean forcedAllGather;
 
-    CostModel(double alpha, double beta, double gamma, long segmentBytes, AllReduce forcedAllReduce,
-              Boolean forcedBcastLarge, Boolean forcedAllGather) {
+    CostModel(double alpha, double beta, double gamma, long segmentBytes, long shmMinBytes, AllReduce forcedAllReduce,
+              Boolean forcedSlots, Boolean forcedBcastLarge, Boolean forcedAllGather) {
         this.alpha = alpha;
         this.beta = beta;
         this.gamma = gamma;
         this.segmentBytes = segmentBytes;
+        this.shmMinBytes = shmMinBytes;
         this.forcedAllReduce = forcedAllReduce;
+        this.forcedSlots = forcedSlots;
         this.forcedBcastLarge = forcedBcastLarge;
         this.forcedAllGather = forcedAllGather;
     }
@@ -45,13 +59,16 @@ public final class CostModel {
         double beta = setting("MPI4J_COLL_BETA_NS_PER_KB", 150.0) * 1e-9 / 1024;
         double gamma = setting("MPI4J_COLL_GAMMA_NS_PER_KB", 100.0) * 1e-9 / 1024;
         long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", 256) * 1024;
+        long shmMin = (long) (setting("MPI4J_SHM_COLL_MIN_KB", 1024) * 1024);
         String ar = text("MPI4J_ALLREDUCE");
-        AllReduce forced = ar == null ? null : AllReduce.valueOf(ar.trim().toUpperCase());
+        boolean slots = ar != null && ar.trim().equalsIgnoreCase("shm");
+        AllReduce forced = ar == null || slots ? null : AllReduce.valueOf(ar.trim().toUpperCase());
         String bc = text("MPI4J_BCAST");
         Boolean large = bc == null ? null : bc.trim().equalsIgnoreCase("scatter_allgather");
         String ag = text("MPI4J_ALLGATHER");
         Boolean bruck = ag == null ? null : ag.trim().equalsIgnoreCase("bruck");
-        return new CostModel(alpha, beta, gamma, Math.max(8, seg), forced, large, bruck);
+        return new CostModel(alpha, beta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
+                ar == null ? null : slots, large, bruck);
     }
 
     private static String text(String name) {
@@ -66,6 +83,11 @@ public final class CostModel {
         } catch (NumberFormatException e) {
             return dflt;
         }
+    }
+
+    /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
+    boolean allReduceInSlots(long bytes) {
+        return forcedSlots != null ? forcedSlots : bytes >= shmMinBytes;
     }
 
     AllReduce allReduce(long bytes, int p, int count) {

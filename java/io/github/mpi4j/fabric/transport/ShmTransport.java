@@ -24,6 +24,9 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Large messages travel as a stream of frames of at most a quarter ring each (rendezvous
  * DATA), so sender and receiver copy concurrently.
+ *
+ * <p>After the rings an inbox file may hold the rank's collective arena ({@link ShmArena}),
+ * which the collectives read and write directly; the transport never touches it.
  */
 public final class ShmTransport implements Transport {
     public static final int RING_HEADER = 128;
@@ -49,21 +52,30 @@ public final class ShmTransport implements Transport {
         return (long) localRanks * (RING_HEADER + capacity);
     }
 
-    /** Creates (and maps) this rank's inbox file. */
-    public static MappedByteBuffer createInbox(Path file, int localRanks, int capacity) throws IOException {
+    /**
+     * Creates (and maps) this rank's inbox file, followed by a collective arena of up to
+     * {@code arenaBytes} (see {@link ShmArena}). The arena is allocated before the file is
+     * mapped and left out when tmpfs has no room for it; the mapping's capacity minus
+     * {@link #inboxBytes} is the arena actually made (0 or {@code arenaBytes}).
+     */
+    public static MappedByteBuffer createInbox(Path file, int localRanks, int capacity, long arenaBytes)
+            throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             long size = inboxBytes(localRanks, capacity);
-            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            long arena = ShmArena.allocate(ch, size, arenaBytes);
+            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size + arena);
             m.order(ByteOrder.nativeOrder());
             return m;
         }
     }
 
-    /** Maps another rank's inbox. */
-    public static MappedByteBuffer mapInbox(Path file, int localRanks, int capacity) throws IOException {
+    /** Maps another rank's inbox, with the {@code arenaBytes} of arena its owner made. */
+    public static MappedByteBuffer mapInbox(Path file, int localRanks, int capacity, long arenaBytes)
+            throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, inboxBytes(localRanks, capacity));
+            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0,
+                    inboxBytes(localRanks, capacity) + arenaBytes);
             m.order(ByteOrder.nativeOrder());
             return m;
         }

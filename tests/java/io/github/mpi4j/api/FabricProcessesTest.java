@@ -3,6 +3,7 @@ package io.github.mpi4j.api;
 import io.github.mpi4j.testing.Jobs;
 import io.github.mpi4j.testing.SuiteRunner;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
@@ -14,6 +15,17 @@ import org.junit.jupiter.api.TestFactory;
 class FabricProcessesTest {
     private static Stream<DynamicNode> shm(Class<?> suite, int... sizes) {
         return SuiteRunner.run(suite, Jobs.Launcher.MPI4JRUN, List.of(), null, sizes);
+    }
+
+    /**
+     * Every allreduce through the shared-memory slots (no size threshold), in slots of 4 KiB so
+     * that vectors take many chunks.
+     */
+    private static final Map<String, String> TINY_SLOTS =
+            Map.of("MPI4J_SHM_COLL_MIN_KB", "0", "MPI4J_SHM_COLL_KB", "4");
+
+    private static Stream<DynamicNode> slots(Class<?> suite, int... sizes) {
+        return SuiteRunner.run(suite, Jobs.Launcher.MPI4JRUN, List.of(), TINY_SLOTS, sizes);
     }
 
     private static Stream<DynamicNode> tcp(Class<?> suite, int... sizes) {
@@ -33,6 +45,11 @@ class FabricProcessesTest {
     @TestFactory
     Stream<DynamicNode> communicatorsAndErrorsSharedMemory() {
         return Stream.concat(shm(CommSuite.class, 3), shm(ErrorSuite.class, 2));
+    }
+
+    @TestFactory
+    Stream<DynamicNode> collectivesThroughSharedSlots() {
+        return Stream.concat(slots(CollectiveSuite.class, 2, 3, 4), slots(ScheduleSuite.class, 3, 4));
     }
 
     @TestFactory

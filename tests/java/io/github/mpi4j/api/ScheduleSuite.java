@@ -16,7 +16,8 @@ public class ScheduleSuite {
     private static final int[] COUNTS = {0, 1, 2, 13, 1009, 65537};
     /** With tiny segments a large count would mean tens of thousands of messages: stop earlier. */
     private static final int[] COUNTS_TINY_SEGMENTS = {0, 1, 2, 13, 1009};
-    private static final String[] ALLREDUCE = {"recursive_doubling", "rabenseifner", "ring"};
+    /** "shm": through the shared-memory slots where the ranks have them (else the model's pick). */
+    private static final String[] ALLREDUCE = {"recursive_doubling", "rabenseifner", "ring", "shm"};
     /** Pipelining segments: tiny (a few items) and the default. */
     private static final String[] SEGMENT_KB = {"0.02", null};
 

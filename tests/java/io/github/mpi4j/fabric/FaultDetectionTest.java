@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A rank SIGKILLed in the middle of an allreduce or of a point-to-point exchange: every other
- * rank fails with an MPIException naming it within 10 s, over shared memory and over TCP, and
- * no /dev/shm segment remains.
+ * rank fails with an MPIException naming it within 10 s, over shared memory (also while the
+ * allreduce works in the shared-memory slots) and over TCP, and no /dev/shm segment remains.
  */
 class FaultDetectionTest {
     private static final Pattern DETECTED = Pattern.compile("FAULT DETECTED (\\d+) ([0-9.]+) (.*)");
@@ -37,11 +37,13 @@ class FaultDetectionTest {
         }
     }
 
+    /** "slots": over shared memory, with every allreduce through the shared-memory slots. */
     @ParameterizedTest
-    @ValueSource(strings = {"auto", "tcp"})
+    @ValueSource(strings = {"auto", "tcp", "slots"})
     void killedDuringAllreduce(String transport) throws Exception {
-        DirectJob.Outcome o = DirectJob.run(3, Map.of("MPI4J_TRANSPORT", transport), 60,
-                FaultProgram.class.getName(), "kill-allreduce", "1");
+        Map<String, String> env = transport.equals("slots") ? Map.of("MPI4J_SHM_COLL_MIN_KB", "0")
+                : Map.of("MPI4J_TRANSPORT", transport);
+        DirectJob.Outcome o = DirectJob.run(3, env, 60, FaultProgram.class.getName(), "kill-allreduce", "1");
         check(o, 3, 1);
     }
 

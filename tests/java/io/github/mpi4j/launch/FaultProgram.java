@@ -91,6 +91,14 @@ public final class FaultProgram {
         System.out.println("FAULT DETECTED " + rank + " " + String.format(java.util.Locale.ROOT, "%.2f", secs) + " "
                 + e.getMessage());
         System.out.flush();
+        // Stay a moment: a survivor that exits at once may be noticed by the other survivors
+        // before the victim is (each checks its peers every 50 ms, in rank order), and they
+        // would then rightly, but not usefully for the test, name this rank.
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException ignored) {
+            // exit now
+        }
         Runtime.getRuntime().halt(3);
     }
 }
