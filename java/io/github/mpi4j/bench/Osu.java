@@ -74,13 +74,18 @@ public final class Osu {
     }
 
     /**
-     * Runs the test on sizes from tiny to 2 MiB for about two seconds so the JIT has compiled
+     * Runs the test on sizes from tiny to 2 MiB for about three seconds (per rank a core carries)
+     * so the JIT has compiled
      * every path (C2) — eager and rendezvous protocols, every collective schedule — before
      * anything is timed (otherwise the first size past a protocol switch pays for compiling it),
-     * then pauses briefly.
+     * then collects the warm-up's garbage and pauses briefly.
      */
     private static void warmUp(Intracomm comm, String test, boolean direct, long minBytes) {
-        long until = System.nanoTime() + 2_000_000_000L;
+        // Three seconds per JVM a core must carry: with more ranks than cores, their JIT
+        // compilers share the cores too and take longer to reach steady state.
+        int perCore = Math.max(1, (comm.getSize() + Runtime.getRuntime().availableProcessors() - 1)
+                / Runtime.getRuntime().availableProcessors());
+        long until = System.nanoTime() + 3_000_000_000L * perCore;
         boolean more = true;
         while (more) {
             // Every protocol and schedule the timed sizes will use: eager and rendezvous
@@ -98,6 +103,8 @@ public final class Osu {
             comm.bcast(go, 1, MPI.INT, 0);
             more = go[0] == 1;
         }
+        // The warm-up allocated large buffers: collect now, not in the first timed size.
+        System.gc();
         try {
             Thread.sleep(200);
         } catch (InterruptedException e) {
