@@ -6,6 +6,7 @@ import io.github.mpi4j.core.Reductions;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
@@ -69,19 +70,22 @@ public final class Collectives {
     private final Buf[] scratch = new Buf[2];
 
     private Buf scratch(int slot, TypeDesc t, long bytes) {
-        BaseKind k = t.arrayKind == BaseKind.OBJECT ? BaseKind.BYTE : t.arrayKind;
         Buf b = scratch[slot];
-        if (b == null || b.kind != k || b.byteLength() < bytes) {
-            b = BufAccess.allocate(k, bytes, false);
+        if (b == null || b.kind != tempKind(t) || b.byteLength() < bytes) {
+            b = temp(t, bytes);
             scratch[slot] = b;
         }
         return b;
     }
 
-    /** A temporary buffer of the same kind as {@code like} (heap array: fastest for reductions). */
-    private static Buf temp(TypeDesc t, long bytes) {
-        BaseKind k = t.arrayKind;
-        return BufAccess.allocate(k == BaseKind.OBJECT ? BaseKind.BYTE : k, Math.max(bytes, 0), false);
+    /** Element kind of the temporaries for {@code t}: its array kind (bytes for objects). */
+    private static BaseKind tempKind(TypeDesc t) {
+        return t.arrayKind == BaseKind.OBJECT ? BaseKind.BYTE : t.arrayKind;
+    }
+
+    /** A temporary heap array for {@code bytes} of {@code t} (arrays reduce fastest: the JIT vectorizes them). */
+    static Buf temp(TypeDesc t, long bytes) {
+        return BufAccess.allocate(tempKind(t), Math.max(bytes, 0), false);
     }
 
     private static void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
@@ -268,7 +272,7 @@ public final class Collectives {
             ShmAllReduce.run(ch, slots, s == Buf.IN_PLACE ? r : s, r, count, type, op, tag());
             return;
         }
-        if (n > 1 && count > 0 && !r.isArray() && op.code != io.github.mpi4j.spi.OpCode.USER) {
+        if (n > 1 && count > 0 && !r.isArray() && op.code != OpCode.USER) {
             // Reductions run on Java arrays (the JIT vectorizes them); a schedule that reduced
             // into a direct buffer step by step would convert at every step. Work on one heap
             // copy instead: one copy in, one copy out.

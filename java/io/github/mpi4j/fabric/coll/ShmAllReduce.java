@@ -2,7 +2,6 @@ package io.github.mpi4j.fabric.coll;
 
 import io.github.mpi4j.core.BufAccess;
 import io.github.mpi4j.core.Reductions;
-import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.OpCode;
@@ -80,8 +79,8 @@ final class ShmAllReduce {
         long ext = type.extent;
         int perChunk = (int) (Math.min(slots.bytes(), n * PART_BYTES) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
-        Buf acc = heap(type, widest * ext);
-        Buf peer = heap(type, widest * ext);
+        Buf acc = Collectives.temp(type, widest * ext);
+        Buf peer = Collectives.temp(type, widest * ext);
         ByteBuffer mine = slots.of(me);
         for (long first = 0; first < count; first += perChunk) {
             int items = (int) Math.min(perChunk, count - first);
@@ -116,11 +115,5 @@ final class ShmAllReduce {
             }
             Collectives.barrier(ch, tag);
         }
-    }
-
-    /** A heap array for {@code bytes} of {@code type} (arrays reduce fastest: the JIT vectorizes them). */
-    private static Buf heap(TypeDesc type, long bytes) {
-        BaseKind k = type.arrayKind;
-        return BufAccess.allocate(k == BaseKind.OBJECT ? BaseKind.BYTE : k, bytes, false);
     }
 }

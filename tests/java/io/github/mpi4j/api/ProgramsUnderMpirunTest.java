@@ -15,6 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -109,30 +112,27 @@ class ProgramsUnderMpirunTest {
         }
     }
 
-    /** tests/programs/OmpiStyleProgram.java: a broad Open MPI bindings program, results from rank and size. */
-    @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
-    void openMpiStyleProgram(int np) throws Exception {
-        allRanksOk(mpirun(np, "OmpiStyleProgram"), "OMPI-STYLE", np);
+    /**
+     * tests/programs: a broad Open MPI bindings program (OmpiStyleProgram) and an mpiJava 1.2 /
+     * MPJ Express program (MpiJavaStyleProgram), each under mpirun and through mpi4jrun on the
+     * fabric, at 1-4 ranks; results checked in the programs from rank and size.
+     */
+    static Stream<Arguments> userStylePrograms() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String launcher : List.of("mpirun", "mpi4jrun")) {
+            for (String[] program : new String[][] {{"OmpiStyleProgram", "OMPI-STYLE"},
+                {"MpiJavaStyleProgram", "MPIJAVA-STYLE"}}) {
+                for (int np = 1; np <= 4; np++) cases.add(Arguments.of(program[0], launcher, np, program[1]));
+            }
+        }
+        return cases.stream();
     }
 
-    /** tests/programs/MpiJavaStyleProgram.java: an mpiJava 1.2 / MPJ Express program. */
-    @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
-    void mpiJava12StyleProgram(int np) throws Exception {
-        allRanksOk(mpirun(np, "MpiJavaStyleProgram"), "MPIJAVA-STYLE", np);
-    }
-
-    @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
-    void openMpiStyleProgramOnFabric(int np) throws Exception {
-        allRanksOk(mpi4jrun(np, "OmpiStyleProgram"), "OMPI-STYLE", np);
-    }
-
-    @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
-    void mpiJava12StyleProgramOnFabric(int np) throws Exception {
-        allRanksOk(mpi4jrun(np, "MpiJavaStyleProgram"), "MPIJAVA-STYLE", np);
+    @ParameterizedTest(name = "{0} under {1}, np={2}")
+    @MethodSource("userStylePrograms")
+    void userStyleProgram(String program, String launcher, int np, String marker) throws Exception {
+        Jobs.Result r = launcher.equals("mpirun") ? mpirun(np, program) : mpi4jrun(np, program);
+        allRanksOk(r, marker, np);
     }
 
     @Test
