@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.OpCode;
@@ -16,7 +17,6 @@ import java.nio.ByteOrder;
  */
 public final class Op implements Freeable {
     final OpDesc desc;
-    private boolean freed;
 
     Op(OpDesc desc) {
         this.desc = desc;
@@ -33,7 +33,7 @@ public final class Op implements Freeable {
     }
 
     OpDesc desc(String call) {
-        if (freed) {
+        if (desc.lifecycle.isFreed()) {
             throw MPIException.of(MPI.ERR_OP, call + ": op " + desc.name + " has been freed");
         }
         return desc;
@@ -48,12 +48,19 @@ public final class Op implements Freeable {
         return desc.commutative;
     }
 
+    /**
+     * Frees a user op: each backend that made native resources for it (on the MPI backend an
+     * MPI_Op and a callback slot) releases them. Operations already started with the op complete
+     * normally; later use, or a second free, throws.
+     */
     @Override
     public void free() {
         if (desc.code != OpCode.USER) {
             throw MPIException.of(MPI.ERR_OP, "Op.free: predefined op " + desc.name + " cannot be freed");
         }
-        freed = true;
+        Backend[] holders = desc.lifecycle.free();
+        if (holders == null) throw MPIException.of(MPI.ERR_OP, "Op.free: op " + desc.name + " has been freed already");
+        for (Backend b : holders) b.freeOp(desc);
     }
 
     public void Free() {
@@ -61,7 +68,7 @@ public final class Op implements Freeable {
     }
 
     public boolean isNull() {
-        return freed;
+        return desc.lifecycle.isFreed();
     }
 
     /** Has no effect: kept for source compatibility with the Open MPI bindings. */

@@ -25,6 +25,8 @@ public final class MpiBackend implements Backend {
     private final MpiComm world;
     private final MpiComm self;
     private ByteBuffer attached;
+    /** MPI_Finalize was called: freeing an op then releases only its slot. */
+    private volatile boolean finished;
 
     private MpiBackend(int required, String reason) {
         this.reason = reason;
@@ -58,14 +60,20 @@ public final class MpiBackend implements Backend {
         throw MPIException.of(MPI.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
     }
 
-    /** MPI_Op of an operation applied to {@code t}; {@code slot[0]} gets the user-op slot or -1. */
-    long op(OpDesc op, TypeDesc t, int[] slot) {
-        slot[0] = -1;
-        if (op.code == OpCode.USER) {
-            long h = MpiUserOps.handle(op, slot);
-            MpiUserOps.registerType(type(t), t);
-            return h;
-        }
+    /**
+     * Starts an operation with a user op: its MPI_Op and slot, made on first use (see
+     * {@link MpiUserOps}). The caller must end the use with {@code MpiUserOps.end...}.
+     */
+    MpiUserOps.Use beginUserOp(OpDesc op, TypeDesc t) {
+        long type = type(t);
+        MpiUserOps.Use u = MpiUserOps.begin(this, op);
+        MpiUserOps.registerType(type, t);
+        return u;
+    }
+
+    /** MPI_Op of an operation applied to {@code t}: {@code user}'s for a user op. */
+    long op(OpDesc op, TypeDesc t, MpiUserOps.Use user) {
+        if (user != null) return user.handle;
         if (op.code.isLocOp()) {
             int pair = pairIndex(t.predefinedId);
             if (pair >= 0) return opHandles[OpCode.values().length + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
@@ -75,6 +83,16 @@ public final class MpiBackend implements Backend {
             if (wrap >= 0) return opHandles[OpCode.values().length + 8 + wrap];
         }
         return opHandles[op.code.ordinal()];
+    }
+
+    @Override
+    public void freeOp(OpDesc op) {
+        MpiUserOps.free(op, finished);
+    }
+
+    @Override
+    public int liveUserOps() {
+        return MpiUserOps.live();
     }
 
     /**
@@ -175,6 +193,7 @@ public final class MpiBackend implements Backend {
 
     @Override
     public void finish() {
+        finished = true;
         MpiNative.finalize0();
     }
 

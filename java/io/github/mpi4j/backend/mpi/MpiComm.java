@@ -4,6 +4,7 @@ import io.github.mpi4j.core.Buffers;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
@@ -151,13 +152,13 @@ final class MpiComm implements BackendComm {
         Arg a = staged(buf, bytes(count, type), true, false);
         long h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
                 mode.ordinal(), persistent);
-        return new MpiRequest(h, persistent, buf, -1, a);
+        return new MpiRequest(h, persistent, buf, null, a);
     }
 
     private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
         Arg a = staged(buf, bytes(count, type), false, true);
         long h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
-        MpiRequest r = new MpiRequest(h, persistent, buf, -1, a);
+        MpiRequest r = new MpiRequest(h, persistent, buf, null, a);
         r.receivesOnly = true;
         return r;
     }
@@ -212,29 +213,38 @@ final class MpiComm implements BackendComm {
         long run(Arg s, Arg r);
     }
 
-    private BackendRequest run(boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce, int userSlot,
-                               Object keep, Call call) {
-        boolean userOp = userSlot >= 0;
-        // A reduction reads the receive buffer only when it is in place.
-        boolean readRecv = s == Buf.IN_PLACE;
-        Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, userOp, 0);
-        Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
-                userOp, 1);
-        long h;
+    private BackendRequest run(boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce,
+                               MpiUserOps.Use userOp, Object keep, Call call) {
+        MpiRequest request = null;
         try {
-            h = call.run(sa, ra);
-        } catch (RuntimeException e) {
-            sa.release();
-            ra.release();
+            boolean user = userOp != null;
+            // A reduction reads the receive buffer only when it is in place.
+            boolean readRecv = s == Buf.IN_PLACE;
+            Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, user, 0);
+            Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
+                    user, 1);
+            long h;
+            try {
+                h = call.run(sa, ra);
+            } catch (RuntimeException e) {
+                sa.release();
+                ra.release();
+                throw e;
+            }
+            if (nb) {
+                request = new MpiRequest(h, false, keep, userOp, sa, ra);
+            } else {
+                sa.done();
+                ra.done();
+            }
+        } catch (RuntimeException | Error e) {
+            // The operation never started (or failed in MPI): the op is not in use any more.
+            if (userOp != null) MpiUserOps.end(userOp);
             throw e;
         }
-        if (!nb) {
-            sa.done();
-            ra.done();
-            MpiUserOps.rethrow(userSlot);
-            return null;
-        }
-        return new MpiRequest(h, false, keep, userSlot, sa, ra);
+        // A blocking call is over; a non-blocking one ends its use of the op at completion.
+        if (!nb && userOp != null) MpiUserOps.endAndRethrow(userOp);
+        return request;
     }
 
     private static IntBuffer ints(int[] a, int n) {
@@ -265,7 +275,7 @@ final class MpiComm implements BackendComm {
 
     private BackendRequest barrierImpl(boolean nb) {
         long h = MpiNative.barrier0(handle, nb);
-        return nb ? new MpiRequest(h, false, null, -1) : null;
+        return nb ? new MpiRequest(h, false, null, null) : null;
     }
 
     @Override
@@ -295,7 +305,7 @@ final class MpiComm implements BackendComm {
             a.done();
             return null;
         }
-        return new MpiRequest(h, false, buf, -1, a);
+        return new MpiRequest(h, false, buf, null, a);
     }
 
     @Override
@@ -311,10 +321,11 @@ final class MpiComm implements BackendComm {
     private BackendRequest reduceImpl(boolean nb, boolean all, Buf s, Buf r, int count, TypeDesc type, OpDesc op,
                                       int root) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long bytes = bytes(count, type);
-        return run(nb, s, bytes, r, r == null ? 0 : bytes, true, slot[0], new Object[] {s, r},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(nb, s, bytes, r, r == null ? 0 : bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.reduce0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         root, all, nb));
     }
@@ -350,7 +361,7 @@ final class MpiComm implements BackendComm {
                 || kind == MpiNative.ALLTOALL ? (long) rc * size : rc;
         long sBytes = st == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, sItems), st);
         long rBytes = rt == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, rItems), rt);
-        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r},
+        return run(nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r},
                 (sa, ra) -> MpiNative.coll0(kind, handle, sa.obj, sa.mode, sa.off, sc, sth, ra.obj, ra.mode, ra.off,
                         rc, rth, root, nb));
     }
@@ -405,7 +416,7 @@ final class MpiComm implements BackendComm {
         IntBuffer rcB = ints(rcounts, size), rdB = ints(rdispls, size);
         long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
         long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
-        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r, scB, sdB, rcB, rdB},
+        return run(nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
                 (sa, ra) -> MpiNative.vcoll0(kind, handle, sa.obj, sa.mode, sa.off, sc, scB, sdB, sth, ra.obj,
                         ra.mode, ra.off, rc, rcB, rdB, rth, root, nb));
     }
@@ -458,14 +469,15 @@ final class MpiComm implements BackendComm {
     private BackendRequest reduceScatterImpl(boolean nb, boolean block, Buf s, Buf r, int[] rcounts, int rcount,
                                              TypeDesc type, OpDesc op) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long total = block ? (long) rcount * size : sum(rcounts);
         long mine = block ? rcount : rcounts[rank];
         IntBuffer rcB = block ? null : ints(rcounts, size);
         long sBytes = s == Buf.IN_PLACE ? 0 : bytes((int) total, type);
         long rBytes = bytes((int) (s == Buf.IN_PLACE ? total : mine), type);
-        return run(nb, s, sBytes, r, rBytes, true, slot[0], new Object[] {s, r, rcB},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(nb, s, sBytes, r, rBytes, true, user, new Object[] {s, r, rcB},
                 (sa, ra) -> MpiNative.reduceScatter0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, rcB,
                         rcount, t, o, block, nb));
     }
@@ -499,10 +511,11 @@ final class MpiComm implements BackendComm {
     private BackendRequest scanImpl(boolean nb, boolean exclusive, Buf s, Buf r, int count, TypeDesc type,
                                     OpDesc op) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long bytes = bytes(count, type);
-        return run(nb, s, bytes, r, bytes, true, slot[0], new Object[] {s, r},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(nb, s, bytes, r, bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.scan0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         exclusive, nb));
     }
