@@ -28,7 +28,7 @@ public final class MpiBackend implements Backend {
     /** MPI_Finalize was called: freeing an op then releases only its slot. */
     private volatile boolean finished;
 
-    private MpiBackend(int required, String reason) {
+    private MpiBackend(int required, String reason, double timeoutSeconds) {
         this.reason = reason;
         int provided = MpiNative.init0(required);
         this.threadLevel = provided;
@@ -40,6 +40,7 @@ public final class MpiBackend implements Backend {
         }
         this.world = new MpiComm(this, comms[0], false);
         this.self = new MpiComm(this, comms[1], false);
+        MpiWatchdog.start(timeoutSeconds, world.rank(), comms[0]);
     }
 
     /** Initializes MPI ({@code MPI_Init_thread}) and returns the backend. */
@@ -47,7 +48,9 @@ public final class MpiBackend implements Backend {
         if (!Capabilities.mpiAvailable()) {
             throw MPIException.of(MPI.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
         }
-        return new MpiBackend(requiredThreadLevel, reason);
+        // Read before MPI_Init, so a bad value fails without starting MPI.
+        double timeout = MpiWatchdog.timeout(System.getenv());
+        return new MpiBackend(requiredThreadLevel, reason, timeout);
     }
 
     /** MPI_Datatype of a type. */
@@ -194,6 +197,7 @@ public final class MpiBackend implements Backend {
     @Override
     public void finish() {
         finished = true;
+        MpiWatchdog.stop();
         MpiNative.finalize0();
     }
 
@@ -258,7 +262,12 @@ public final class MpiBackend implements Backend {
         }
         StatusData[] st = statusesFor(requests, statuses);
         long[] before = h.clone();
-        MpiNative.waitAll0(h, st);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitall", null);
+        try {
+            MpiNative.waitAll0(h, st);
+        } finally {
+            m.exit();
+        }
         finishCompleted(requests, before, h, st);
     }
 
@@ -278,7 +287,13 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.waitAny(requests, status);
         StatusData s = status != null ? status : new StatusData();
-        int i = MpiNative.waitAny0(h, s);
+        int i;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitany", null);
+        try {
+            i = MpiNative.waitAny0(h, s);
+        } finally {
+            m.exit();
+        }
         if (i >= 0) ((MpiRequest) requests[i]).completed(s);
         return i;
     }
@@ -309,7 +324,17 @@ public final class MpiBackend implements Backend {
             return blocking ? Backend.super.waitSome(requests, statuses) : Backend.super.testSome(requests, statuses);
         }
         int[] idx = new int[requests.length];
-        int n = blocking ? MpiNative.waitSome0(h, idx, statuses) : MpiNative.testSome0(h, idx, statuses);
+        int n;
+        if (blocking) {
+            MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitsome", null);
+            try {
+                n = MpiNative.waitSome0(h, idx, statuses);
+            } finally {
+                m.exit();
+            }
+        } else {
+            n = MpiNative.testSome0(h, idx, statuses);
+        }
         if (n < 0) return null;
         int[] out = java.util.Arrays.copyOf(idx, n);
         for (int j = 0; j < n; j++) ((MpiRequest) requests[out[j]]).completed(statuses == null ? null : statuses[j]);

@@ -33,6 +33,13 @@ final class MpiComm implements BackendComm {
         this.size = MpiNative.size0(handle);
     }
 
+    /** For messages: MPI_COMM_WORLD, MPI_COMM_SELF or the size and this rank's place. */
+    String describe() {
+        if (this == backend.world()) return "MPI_COMM_WORLD";
+        if (this == backend.self()) return "MPI_COMM_SELF";
+        return "a communicator of " + size + " ranks (rank " + rank + " there)";
+    }
+
     private MpiComm wrap(long h) {
         return h == 0 ? null : new MpiComm(backend, h, true);
     }
@@ -83,22 +90,42 @@ final class MpiComm implements BackendComm {
 
     @Override
     public BackendComm dup() {
-        return wrap(MpiNative.dup0(handle));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_dup", this);
+        try {
+            return wrap(MpiNative.dup0(handle));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm split(int color, int key) {
-        return wrap(MpiNative.split0(handle, color, key));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_split", this);
+        try {
+            return wrap(MpiNative.split0(handle, color, key));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm splitShared(boolean sharedType, int key) {
-        return wrap(MpiNative.splitShared0(handle, !sharedType, key));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_split_type", this);
+        try {
+            return wrap(MpiNative.splitShared0(handle, !sharedType, key));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm create(int[] ranks) {
-        return wrap(MpiNative.create0(handle, ranks));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_create", this);
+        try {
+            return wrap(MpiNative.create0(handle, ranks));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
@@ -111,7 +138,12 @@ final class MpiComm implements BackendComm {
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
         Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
-        MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
+        try {
+            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        } finally {
+            m.exit();
+        }
         a.done();
     }
 
@@ -119,10 +151,12 @@ final class MpiComm implements BackendComm {
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
         Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Recv", this);
         try {
             MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             a.done(received);
         }
     }
@@ -169,11 +203,13 @@ final class MpiComm implements BackendComm {
         Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false, 0);
         Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false, 1);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv", this);
         try {
             MpiNative.sendRecv0(handle, s.obj, s.mode, s.off, sendCount, backend.type(sendType), dest, sendTag,
                     r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             s.done();
             r.done(received);
         }
@@ -184,18 +220,25 @@ final class MpiComm implements BackendComm {
                                 StatusData status) {
         Arg a = blocking(buf, bytes(count, type), true, true, false, 0);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv_replace", this);
         try {
             MpiNative.sendRecvReplace0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, sendTag, source,
                     recvTag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             a.done(received);
         }
     }
 
     @Override
     public void probe(int source, int tag, StatusData status) {
-        MpiNative.probe0(handle, source, tag, status);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Probe", this);
+        try {
+            MpiNative.probe0(handle, source, tag, status);
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
@@ -213,7 +256,7 @@ final class MpiComm implements BackendComm {
         long run(Arg s, Arg r);
     }
 
-    private BackendRequest run(boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce,
+    private BackendRequest run(String name, boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce,
                                MpiUserOps.Use userOp, Object keep, Call call) {
         MpiRequest request = null;
         try {
@@ -224,12 +267,15 @@ final class MpiComm implements BackendComm {
             Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
                     user, 1);
             long h;
+            MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter(name, this);
             try {
                 h = call.run(sa, ra);
             } catch (RuntimeException e) {
                 sa.release();
                 ra.release();
                 throw e;
+            } finally {
+                if (m != null) m.exit();
             }
             if (nb) {
                 request = new MpiRequest(h, false, keep, userOp, sa, ra);
@@ -274,7 +320,13 @@ final class MpiComm implements BackendComm {
     // ---- collectives ------------------------------------------------------------------------------
 
     private BackendRequest barrierImpl(boolean nb) {
-        long h = MpiNative.barrier0(handle, nb);
+        long h;
+        MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter("MPI_Barrier", this);
+        try {
+            h = MpiNative.barrier0(handle, nb);
+        } finally {
+            if (m != null) m.exit();
+        }
         return nb ? new MpiRequest(h, false, null, null) : null;
     }
 
@@ -295,11 +347,14 @@ final class MpiComm implements BackendComm {
         // The root's buffer is read, the others' written: model it as a receive buffer.
         Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false, 0);
         long h;
+        MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter("MPI_Bcast", this);
         try {
             h = MpiNative.bcast0(handle, a.obj, a.mode, a.off, count, t, root, nb);
         } catch (RuntimeException e) {
             a.release();
             throw e;
+        } finally {
+            if (m != null) m.exit();
         }
         if (!nb) {
             a.done();
@@ -325,7 +380,7 @@ final class MpiComm implements BackendComm {
         // Last before run(), which ends the use of a user op on every path.
         MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
         long o = backend.op(op, type, user);
-        return run(nb, s, bytes, r, r == null ? 0 : bytes, true, user, new Object[] {s, r},
+        return run(all ? "MPI_Allreduce" : "MPI_Reduce", nb, s, bytes, r, r == null ? 0 : bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.reduce0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         root, all, nb));
     }
@@ -350,6 +405,10 @@ final class MpiComm implements BackendComm {
         return reduceImpl(true, true, sendBuf, recvBuf, count, type, op, 0);
     }
 
+    /** MPI names of the {@code MpiNative} selectors GATHER, SCATTER, ALLGATHER, ALLTOALL. */
+    private static final String[] COLL_NAMES = {"MPI_Gather", "MPI_Scatter", "MPI_Allgather", "MPI_Alltoall"};
+    private static final String[] VCOLL_NAMES = {"MPI_Gatherv", "MPI_Scatterv", "MPI_Allgatherv", "MPI_Alltoallv"};
+
     /** gather, scatter, allgather, alltoall: same argument shape. */
     private BackendRequest collImpl(boolean nb, int kind, Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt,
                                     int root) {
@@ -361,7 +420,7 @@ final class MpiComm implements BackendComm {
                 || kind == MpiNative.ALLTOALL ? (long) rc * size : rc;
         long sBytes = st == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, sItems), st);
         long rBytes = rt == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, rItems), rt);
-        return run(nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r},
+        return run(COLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r},
                 (sa, ra) -> MpiNative.coll0(kind, handle, sa.obj, sa.mode, sa.off, sc, sth, ra.obj, ra.mode, ra.off,
                         rc, rth, root, nb));
     }
@@ -416,7 +475,7 @@ final class MpiComm implements BackendComm {
         IntBuffer rcB = ints(rcounts, size), rdB = ints(rdispls, size);
         long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
         long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
-        return run(nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
+        return run(VCOLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
                 (sa, ra) -> MpiNative.vcoll0(kind, handle, sa.obj, sa.mode, sa.off, sc, scB, sdB, sth, ra.obj,
                         ra.mode, ra.off, rc, rcB, rdB, rth, root, nb));
     }
@@ -477,7 +536,8 @@ final class MpiComm implements BackendComm {
         // Last before run(), which ends the use of a user op on every path.
         MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
         long o = backend.op(op, type, user);
-        return run(nb, s, sBytes, r, rBytes, true, user, new Object[] {s, r, rcB},
+        return run(block ? "MPI_Reduce_scatter_block" : "MPI_Reduce_scatter", nb, s, sBytes, r, rBytes, true, user,
+                new Object[] {s, r, rcB},
                 (sa, ra) -> MpiNative.reduceScatter0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, rcB,
                         rcount, t, o, block, nb));
     }
@@ -515,7 +575,7 @@ final class MpiComm implements BackendComm {
         // Last before run(), which ends the use of a user op on every path.
         MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
         long o = backend.op(op, type, user);
-        return run(nb, s, bytes, r, bytes, true, user, new Object[] {s, r},
+        return run(exclusive ? "MPI_Exscan" : "MPI_Scan", nb, s, bytes, r, bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.scan0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         exclusive, nb));
     }

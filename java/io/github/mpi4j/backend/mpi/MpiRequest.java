@@ -43,7 +43,12 @@ final class MpiRequest implements BackendRequest {
     public void waitFor(StatusData status) {
         if (handle == 0) return;
         StatusData s = status == null && needsStatus() ? new StatusData() : status;
-        MpiNative.wait0(handle, s);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Wait", null);
+        try {
+            MpiNative.wait0(handle, s);
+        } finally {
+            m.exit();
+        }
         completed(s);
     }
 
