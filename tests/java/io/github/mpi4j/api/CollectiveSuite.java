@@ -510,7 +510,17 @@ public class CollectiveSuite {
                 Request req = pending ? comm.iAllReduce(mine, out, n, MPI.INT, op) : null;
                 if (!pending) comm.allReduce(mine, out, n, MPI.INT, op);
                 op.free();
-                if (pending) req.waitFor();
+                if (pending) {
+                    // Another op used while the freed one is still pending must not take its
+                    // place: the pending reduction has to keep calling its own function.
+                    Op other = offsetSum(-i);
+                    int[] otherOut = new int[n];
+                    comm.allReduce(mine, otherOut, n, MPI.INT, other);
+                    other.free();
+                    Check.equal((long) (3 * size * (size - 1) / 2 - (size - 1) * i), (long) otherOut[0],
+                            "op " + -i + " allReduce while op " + i + " is pending");
+                    req.waitFor();
+                }
                 for (int j = 0; j < n; j++) {
                     // sum over ranks of (3r + j), plus i for each of the size-1 combinations
                     int expected = 3 * size * (size - 1) / 2 + size * j + (size - 1) * i;
