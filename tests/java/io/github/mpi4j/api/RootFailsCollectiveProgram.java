@@ -8,12 +8,23 @@ import mpi.MPIException;
  * backend): rank 0 calls scatter with a send buffer too small for the world, catches the
  * exception and then waits outside MPI; the other ranks block in MPI_Scatter, which MPI cannot
  * cancel. Run with a short MPI4J_TIMEOUT: the watchdog must end the job, naming rank and call.
+ * With argument "slow" the root is merely late (by a third of the deadline) with a valid buffer:
+ * every rank must get its part and the job end normally.
  */
 public final class RootFailsCollectiveProgram {
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank(), size = MPI.COMM_WORLD.getSize();
         int[] recv = new int[1];
+        if (args.length > 0 && args[0].equals("slow")) {
+            if (rank == 0) Thread.sleep(1000);
+            int[] parts = new int[size];
+            for (int r = 0; r < size; r++) parts[r] = 100 + r;
+            MPI.COMM_WORLD.scatter(parts, 1, MPI.INT, recv, 1, MPI.INT, 0);
+            if (recv[0] == 100 + rank) System.out.println("SLOW ROOT OK " + rank);
+            MPI.Finalize();
+            return;
+        }
         if (rank == 0) {
             try {
                 MPI.COMM_WORLD.scatter(new int[size - 1], 1, MPI.INT, recv, 1, MPI.INT, 0);
