@@ -99,8 +99,9 @@ public final class Op implements Freeable {
     // When the backend hands over exactly that, it is passed straight through; otherwise the
     // items are copied into temporaries and the result copied back.
     private static UserReduction adapt(UserFunction f) {
-        boolean hasArrayForm = overrides(f, Object.class);
-        boolean hasBufferForm = overrides(f, ByteBuffer.class);
+        boolean[] forms = FORMS.get(f.getClass());
+        boolean hasArrayForm = forms[0];
+        boolean hasBufferForm = forms[1];
         return (in, inout, count, type) -> {
             Datatype dt = datatypeOf(type);
             boolean arrays = in.isArray() && inout.isArray();
@@ -134,9 +135,20 @@ public final class Op implements Freeable {
         };
     }
 
+    /**
+     * Per user-function class: whether it overrides the array form and the buffer form of call.
+     * Looked up once per class, since programs may create many ops of one class.
+     */
+    private static final ClassValue<boolean[]> FORMS = new ClassValue<boolean[]>() {
+        @Override
+        protected boolean[] computeValue(Class<?> type) {
+            return new boolean[] {overrides(type, Object.class), overrides(type, ByteBuffer.class)};
+        }
+    };
+
     /** Whether the user's class overrides the form of call taking {@code vecType}. */
-    private static boolean overrides(UserFunction f, Class<?> vecType) {
-        for (Class<?> c = f.getClass(); c != UserFunction.class; c = c.getSuperclass()) {
+    private static boolean overrides(Class<?> fClass, Class<?> vecType) {
+        for (Class<?> c = fClass; c != UserFunction.class; c = c.getSuperclass()) {
             try {
                 c.getDeclaredMethod("call", vecType, vecType, int.class, Datatype.class);
                 return true;
