@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.OpCode;
@@ -16,7 +17,6 @@ import java.nio.ByteOrder;
  */
 public final class Op implements Freeable {
     final OpDesc desc;
-    private boolean freed;
 
     Op(OpDesc desc) {
         this.desc = desc;
@@ -33,7 +33,7 @@ public final class Op implements Freeable {
     }
 
     OpDesc desc(String call) {
-        if (freed) {
+        if (desc.lifecycle.isFreed()) {
             throw MPIException.of(MPI.ERR_OP, call + ": op " + desc.name + " has been freed");
         }
         return desc;
@@ -48,12 +48,19 @@ public final class Op implements Freeable {
         return desc.commutative;
     }
 
+    /**
+     * Frees a user op: each backend that made native resources for it (on the MPI backend an
+     * MPI_Op and a callback slot) releases them. Operations already started with the op complete
+     * normally; later use, or a second free, throws.
+     */
     @Override
     public void free() {
         if (desc.code != OpCode.USER) {
             throw MPIException.of(MPI.ERR_OP, "Op.free: predefined op " + desc.name + " cannot be freed");
         }
-        freed = true;
+        Backend[] holders = desc.lifecycle.free();
+        if (holders == null) throw MPIException.of(MPI.ERR_OP, "Op.free: op " + desc.name + " has been freed already");
+        for (Backend b : holders) b.freeOp(desc);
     }
 
     public void Free() {
@@ -61,7 +68,7 @@ public final class Op implements Freeable {
     }
 
     public boolean isNull() {
-        return freed;
+        return desc.lifecycle.isFreed();
     }
 
     /** Has no effect: kept for source compatibility with the Open MPI bindings. */
@@ -92,8 +99,9 @@ public final class Op implements Freeable {
     // When the backend hands over exactly that, it is passed straight through; otherwise the
     // items are copied into temporaries and the result copied back.
     private static UserReduction adapt(UserFunction f) {
-        boolean hasArrayForm = overrides(f, Object.class);
-        boolean hasBufferForm = overrides(f, ByteBuffer.class);
+        boolean[] forms = FORMS.get(f.getClass());
+        boolean hasArrayForm = forms[0];
+        boolean hasBufferForm = forms[1];
         return (in, inout, count, type) -> {
             Datatype dt = datatypeOf(type);
             boolean arrays = in.isArray() && inout.isArray();
@@ -127,9 +135,20 @@ public final class Op implements Freeable {
         };
     }
 
+    /**
+     * Per user-function class: whether it overrides the array form and the buffer form of call.
+     * Looked up once per class, since programs may create many ops of one class.
+     */
+    private static final ClassValue<boolean[]> FORMS = new ClassValue<boolean[]>() {
+        @Override
+        protected boolean[] computeValue(Class<?> type) {
+            return new boolean[] {overrides(type, Object.class), overrides(type, ByteBuffer.class)};
+        }
+    };
+
     /** Whether the user's class overrides the form of call taking {@code vecType}. */
-    private static boolean overrides(UserFunction f, Class<?> vecType) {
-        for (Class<?> c = f.getClass(); c != UserFunction.class; c = c.getSuperclass()) {
+    private static boolean overrides(Class<?> fClass, Class<?> vecType) {
+        for (Class<?> c = fClass; c != UserFunction.class; c = c.getSuperclass()) {
             try {
                 c.getDeclaredMethod("call", vecType, vecType, int.class, Datatype.class);
                 return true;

@@ -37,6 +37,16 @@ public final class Mpi4j {
         return b == null ? null : b.reason();
     }
 
+    /**
+     * User-defined ops for which the backend of {@code MPI.Init} holds native resources (on the
+     * MPI backend: an MPI_Op and a trampoline slot); 0 before MPI.Init and on backends that keep
+     * none. {@code Op.free()} releases them, so tools and tests can check for leaks.
+     */
+    public static int liveUserOps() {
+        Backend b = current;
+        return b == null ? 0 : b.liveUserOps();
+    }
+
     public static void main(String[] args) {
         System.out.println("mpi4j " + version());
         for (Map.Entry<String, String> e : Capabilities.report().entrySet()) {

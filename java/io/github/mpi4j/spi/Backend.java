@@ -38,6 +38,19 @@ public interface Backend {
     /** Error class of an error code (MPI_Error_class). */
     int errorClass(int errorCode);
 
+    /**
+     * Releases what this backend made for a user op (e.g. an MPI_Op): called once, by
+     * {@code Op.free()}, for each backend the op's {@link Lifecycle} lists. Operations still
+     * pending with the op complete normally (as MPI_Op_free allows).
+     */
+    default void freeOp(OpDesc op) {
+    }
+
+    /** User ops this backend holds native resources for (see {@code Mpi4j.liveUserOps()}). */
+    default int liveUserOps() {
+        return 0;
+    }
+
     /** Ends the job with {@code code}; may not return. */
     void abort(BackendComm comm, int code);
 

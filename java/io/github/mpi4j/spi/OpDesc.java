@@ -7,8 +7,12 @@ public final class OpDesc {
     /** For USER ops, the Java function; null for predefined ones. */
     public final UserReduction function;
     public final boolean commutative;
-    /** A backend's own handle for a user op (e.g. an MPI_Op), created lazily. */
-    public volatile long backendHandle;
+    /**
+     * Which backends hold native resources for a user op, and whether it was freed. Each backend
+     * keeps its own handle for the op (an MPI_Op on the MPI backend) and releases it in
+     * {@link Backend#freeOp}.
+     */
+    public final Lifecycle lifecycle = new Lifecycle();
 
     public OpDesc(String name, OpCode code, UserReduction function, boolean commutative) {
         this.name = name;

@@ -25,8 +25,10 @@ public final class MpiBackend implements Backend {
     private final MpiComm world;
     private final MpiComm self;
     private ByteBuffer attached;
+    /** MPI_Finalize was called: freeing an op then releases only its slot. */
+    private volatile boolean finished;
 
-    private MpiBackend(int required, String reason) {
+    private MpiBackend(int required, String reason, double timeoutSeconds) {
         this.reason = reason;
         int provided = MpiNative.init0(required);
         this.threadLevel = provided;
@@ -38,6 +40,7 @@ public final class MpiBackend implements Backend {
         }
         this.world = new MpiComm(this, comms[0], false);
         this.self = new MpiComm(this, comms[1], false);
+        MpiWatchdog.start(timeoutSeconds, world.rank(), comms[0]);
     }
 
     /** Initializes MPI ({@code MPI_Init_thread}) and returns the backend. */
@@ -45,7 +48,9 @@ public final class MpiBackend implements Backend {
         if (!Capabilities.mpiAvailable()) {
             throw MPIException.of(MPI.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
         }
-        return new MpiBackend(requiredThreadLevel, reason);
+        // Read before MPI_Init, so a bad value fails without starting MPI.
+        double timeout = MpiWatchdog.timeout(System.getenv());
+        return new MpiBackend(requiredThreadLevel, reason, timeout);
     }
 
     /** MPI_Datatype of a type. */
@@ -58,14 +63,20 @@ public final class MpiBackend implements Backend {
         throw MPIException.of(MPI.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
     }
 
-    /** MPI_Op of an operation applied to {@code t}; {@code slot[0]} gets the user-op slot or -1. */
-    long op(OpDesc op, TypeDesc t, int[] slot) {
-        slot[0] = -1;
-        if (op.code == OpCode.USER) {
-            long h = MpiUserOps.handle(op, slot);
-            MpiUserOps.registerType(type(t), t);
-            return h;
-        }
+    /**
+     * Starts an operation with a user op: its MPI_Op and slot, made on first use (see
+     * {@link MpiUserOps}). The caller must end the use with {@code MpiUserOps.end...}.
+     */
+    MpiUserOps.Use beginUserOp(OpDesc op, TypeDesc t) {
+        long type = type(t);
+        MpiUserOps.Use u = MpiUserOps.begin(this, op);
+        MpiUserOps.registerType(type, t);
+        return u;
+    }
+
+    /** MPI_Op of an operation applied to {@code t}: {@code user}'s for a user op. */
+    long op(OpDesc op, TypeDesc t, MpiUserOps.Use user) {
+        if (user != null) return user.handle;
         if (op.code.isLocOp()) {
             int pair = pairIndex(t.predefinedId);
             if (pair >= 0) return opHandles[OpCode.values().length + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
@@ -75,6 +86,16 @@ public final class MpiBackend implements Backend {
             if (wrap >= 0) return opHandles[OpCode.values().length + 8 + wrap];
         }
         return opHandles[op.code.ordinal()];
+    }
+
+    @Override
+    public void freeOp(OpDesc op) {
+        MpiUserOps.free(op, finished);
+    }
+
+    @Override
+    public int liveUserOps() {
+        return MpiUserOps.live();
     }
 
     /**
@@ -175,6 +196,8 @@ public final class MpiBackend implements Backend {
 
     @Override
     public void finish() {
+        finished = true;
+        MpiWatchdog.stop();
         MpiNative.finalize0();
     }
 
@@ -239,7 +262,12 @@ public final class MpiBackend implements Backend {
         }
         StatusData[] st = statusesFor(requests, statuses);
         long[] before = h.clone();
-        MpiNative.waitAll0(h, st);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitall", null);
+        try {
+            MpiNative.waitAll0(h, st);
+        } finally {
+            m.exit();
+        }
         finishCompleted(requests, before, h, st);
     }
 
@@ -259,7 +287,13 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.waitAny(requests, status);
         StatusData s = status != null ? status : new StatusData();
-        int i = MpiNative.waitAny0(h, s);
+        int i;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitany", null);
+        try {
+            i = MpiNative.waitAny0(h, s);
+        } finally {
+            m.exit();
+        }
         if (i >= 0) ((MpiRequest) requests[i]).completed(s);
         return i;
     }
@@ -290,7 +324,17 @@ public final class MpiBackend implements Backend {
             return blocking ? Backend.super.waitSome(requests, statuses) : Backend.super.testSome(requests, statuses);
         }
         int[] idx = new int[requests.length];
-        int n = blocking ? MpiNative.waitSome0(h, idx, statuses) : MpiNative.testSome0(h, idx, statuses);
+        int n;
+        if (blocking) {
+            MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitsome", null);
+            try {
+                n = MpiNative.waitSome0(h, idx, statuses);
+            } finally {
+                m.exit();
+            }
+        } else {
+            n = MpiNative.testSome0(h, idx, statuses);
+        }
         if (n < 0) return null;
         int[] out = java.util.Arrays.copyOf(idx, n);
         for (int j = 0; j < n; j++) ((MpiRequest) requests[out[j]]).completed(statuses == null ? null : statuses[j]);

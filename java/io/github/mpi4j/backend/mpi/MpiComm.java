@@ -4,6 +4,7 @@ import io.github.mpi4j.core.Buffers;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
@@ -30,6 +31,13 @@ final class MpiComm implements BackendComm {
         this.freeable = freeable;
         this.rank = MpiNative.rank0(handle);
         this.size = MpiNative.size0(handle);
+    }
+
+    /** For messages: MPI_COMM_WORLD, MPI_COMM_SELF or the size and this rank's place. */
+    String describe() {
+        if (this == backend.world()) return "MPI_COMM_WORLD";
+        if (this == backend.self()) return "MPI_COMM_SELF";
+        return "a communicator of " + size + " ranks (rank " + rank + " there)";
     }
 
     private MpiComm wrap(long h) {
@@ -82,22 +90,42 @@ final class MpiComm implements BackendComm {
 
     @Override
     public BackendComm dup() {
-        return wrap(MpiNative.dup0(handle));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_dup", this);
+        try {
+            return wrap(MpiNative.dup0(handle));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm split(int color, int key) {
-        return wrap(MpiNative.split0(handle, color, key));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_split", this);
+        try {
+            return wrap(MpiNative.split0(handle, color, key));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm splitShared(boolean sharedType, int key) {
-        return wrap(MpiNative.splitShared0(handle, !sharedType, key));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_split_type", this);
+        try {
+            return wrap(MpiNative.splitShared0(handle, !sharedType, key));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
     public BackendComm create(int[] ranks) {
-        return wrap(MpiNative.create0(handle, ranks));
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_create", this);
+        try {
+            return wrap(MpiNative.create0(handle, ranks));
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
@@ -110,7 +138,12 @@ final class MpiComm implements BackendComm {
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
         Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
-        MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
+        try {
+            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        } finally {
+            m.exit();
+        }
         a.done();
     }
 
@@ -118,10 +151,12 @@ final class MpiComm implements BackendComm {
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
         Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Recv", this);
         try {
             MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             a.done(received);
         }
     }
@@ -151,13 +186,13 @@ final class MpiComm implements BackendComm {
         Arg a = staged(buf, bytes(count, type), true, false);
         long h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
                 mode.ordinal(), persistent);
-        return new MpiRequest(h, persistent, buf, -1, a);
+        return new MpiRequest(h, persistent, buf, null, a);
     }
 
     private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
         Arg a = staged(buf, bytes(count, type), false, true);
         long h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
-        MpiRequest r = new MpiRequest(h, persistent, buf, -1, a);
+        MpiRequest r = new MpiRequest(h, persistent, buf, null, a);
         r.receivesOnly = true;
         return r;
     }
@@ -168,11 +203,13 @@ final class MpiComm implements BackendComm {
         Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false, 0);
         Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false, 1);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv", this);
         try {
             MpiNative.sendRecv0(handle, s.obj, s.mode, s.off, sendCount, backend.type(sendType), dest, sendTag,
                     r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             s.done();
             r.done(received);
         }
@@ -183,18 +220,25 @@ final class MpiComm implements BackendComm {
                                 StatusData status) {
         Arg a = blocking(buf, bytes(count, type), true, true, false, 0);
         long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv_replace", this);
         try {
             MpiNative.sendRecvReplace0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, sendTag, source,
                     recvTag, status);
             received = status.bytes;
         } finally {
+            m.exit();
             a.done(received);
         }
     }
 
     @Override
     public void probe(int source, int tag, StatusData status) {
-        MpiNative.probe0(handle, source, tag, status);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Probe", this);
+        try {
+            MpiNative.probe0(handle, source, tag, status);
+        } finally {
+            m.exit();
+        }
     }
 
     @Override
@@ -212,29 +256,41 @@ final class MpiComm implements BackendComm {
         long run(Arg s, Arg r);
     }
 
-    private BackendRequest run(boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce, int userSlot,
-                               Object keep, Call call) {
-        boolean userOp = userSlot >= 0;
-        // A reduction reads the receive buffer only when it is in place.
-        boolean readRecv = s == Buf.IN_PLACE;
-        Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, userOp, 0);
-        Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
-                userOp, 1);
-        long h;
+    private BackendRequest run(String name, boolean nb, Buf s, long sBytes, Buf r, long rBytes, boolean reduce,
+                               MpiUserOps.Use userOp, Object keep, Call call) {
+        MpiRequest request = null;
         try {
-            h = call.run(sa, ra);
-        } catch (RuntimeException e) {
-            sa.release();
-            ra.release();
+            boolean user = userOp != null;
+            // A reduction reads the receive buffer only when it is in place.
+            boolean readRecv = s == Buf.IN_PLACE;
+            Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, user, 0);
+            Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
+                    user, 1);
+            long h;
+            MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter(name, this);
+            try {
+                h = call.run(sa, ra);
+            } catch (RuntimeException e) {
+                sa.release();
+                ra.release();
+                throw e;
+            } finally {
+                if (m != null) m.exit();
+            }
+            if (nb) {
+                request = new MpiRequest(h, false, keep, userOp, sa, ra);
+            } else {
+                sa.done();
+                ra.done();
+            }
+        } catch (RuntimeException | Error e) {
+            // The operation never started (or failed in MPI): the op is not in use any more.
+            if (userOp != null) MpiUserOps.end(userOp);
             throw e;
         }
-        if (!nb) {
-            sa.done();
-            ra.done();
-            MpiUserOps.rethrow(userSlot);
-            return null;
-        }
-        return new MpiRequest(h, false, keep, userSlot, sa, ra);
+        // A blocking call is over; a non-blocking one ends its use of the op at completion.
+        if (!nb && userOp != null) MpiUserOps.endAndRethrow(userOp);
+        return request;
     }
 
     private static IntBuffer ints(int[] a, int n) {
@@ -264,8 +320,14 @@ final class MpiComm implements BackendComm {
     // ---- collectives ------------------------------------------------------------------------------
 
     private BackendRequest barrierImpl(boolean nb) {
-        long h = MpiNative.barrier0(handle, nb);
-        return nb ? new MpiRequest(h, false, null, -1) : null;
+        long h;
+        MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter("MPI_Barrier", this);
+        try {
+            h = MpiNative.barrier0(handle, nb);
+        } finally {
+            if (m != null) m.exit();
+        }
+        return nb ? new MpiRequest(h, false, null, null) : null;
     }
 
     @Override
@@ -285,17 +347,20 @@ final class MpiComm implements BackendComm {
         // The root's buffer is read, the others' written: model it as a receive buffer.
         Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false, 0);
         long h;
+        MpiWatchdog.Mark m = nb ? null : MpiWatchdog.enter("MPI_Bcast", this);
         try {
             h = MpiNative.bcast0(handle, a.obj, a.mode, a.off, count, t, root, nb);
         } catch (RuntimeException e) {
             a.release();
             throw e;
+        } finally {
+            if (m != null) m.exit();
         }
         if (!nb) {
             a.done();
             return null;
         }
-        return new MpiRequest(h, false, buf, -1, a);
+        return new MpiRequest(h, false, buf, null, a);
     }
 
     @Override
@@ -311,10 +376,11 @@ final class MpiComm implements BackendComm {
     private BackendRequest reduceImpl(boolean nb, boolean all, Buf s, Buf r, int count, TypeDesc type, OpDesc op,
                                       int root) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long bytes = bytes(count, type);
-        return run(nb, s, bytes, r, r == null ? 0 : bytes, true, slot[0], new Object[] {s, r},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(all ? "MPI_Allreduce" : "MPI_Reduce", nb, s, bytes, r, r == null ? 0 : bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.reduce0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         root, all, nb));
     }
@@ -339,6 +405,10 @@ final class MpiComm implements BackendComm {
         return reduceImpl(true, true, sendBuf, recvBuf, count, type, op, 0);
     }
 
+    /** MPI names of the {@code MpiNative} selectors GATHER, SCATTER, ALLGATHER, ALLTOALL. */
+    private static final String[] COLL_NAMES = {"MPI_Gather", "MPI_Scatter", "MPI_Allgather", "MPI_Alltoall"};
+    private static final String[] VCOLL_NAMES = {"MPI_Gatherv", "MPI_Scatterv", "MPI_Allgatherv", "MPI_Alltoallv"};
+
     /** gather, scatter, allgather, alltoall: same argument shape. */
     private BackendRequest collImpl(boolean nb, int kind, Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt,
                                     int root) {
@@ -350,7 +420,7 @@ final class MpiComm implements BackendComm {
                 || kind == MpiNative.ALLTOALL ? (long) rc * size : rc;
         long sBytes = st == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, sItems), st);
         long rBytes = rt == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, rItems), rt);
-        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r},
+        return run(COLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r},
                 (sa, ra) -> MpiNative.coll0(kind, handle, sa.obj, sa.mode, sa.off, sc, sth, ra.obj, ra.mode, ra.off,
                         rc, rth, root, nb));
     }
@@ -405,7 +475,7 @@ final class MpiComm implements BackendComm {
         IntBuffer rcB = ints(rcounts, size), rdB = ints(rdispls, size);
         long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
         long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
-        return run(nb, s, sBytes, r, rBytes, false, -1, new Object[] {s, r, scB, sdB, rcB, rdB},
+        return run(VCOLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
                 (sa, ra) -> MpiNative.vcoll0(kind, handle, sa.obj, sa.mode, sa.off, sc, scB, sdB, sth, ra.obj,
                         ra.mode, ra.off, rc, rcB, rdB, rth, root, nb));
     }
@@ -458,14 +528,16 @@ final class MpiComm implements BackendComm {
     private BackendRequest reduceScatterImpl(boolean nb, boolean block, Buf s, Buf r, int[] rcounts, int rcount,
                                              TypeDesc type, OpDesc op) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long total = block ? (long) rcount * size : sum(rcounts);
         long mine = block ? rcount : rcounts[rank];
         IntBuffer rcB = block ? null : ints(rcounts, size);
         long sBytes = s == Buf.IN_PLACE ? 0 : bytes((int) total, type);
         long rBytes = bytes((int) (s == Buf.IN_PLACE ? total : mine), type);
-        return run(nb, s, sBytes, r, rBytes, true, slot[0], new Object[] {s, r, rcB},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(block ? "MPI_Reduce_scatter_block" : "MPI_Reduce_scatter", nb, s, sBytes, r, rBytes, true, user,
+                new Object[] {s, r, rcB},
                 (sa, ra) -> MpiNative.reduceScatter0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, rcB,
                         rcount, t, o, block, nb));
     }
@@ -499,10 +571,11 @@ final class MpiComm implements BackendComm {
     private BackendRequest scanImpl(boolean nb, boolean exclusive, Buf s, Buf r, int count, TypeDesc type,
                                     OpDesc op) {
         long t = backend.type(type);
-        int[] slot = new int[1];
-        long o = backend.op(op, type, slot);
         long bytes = bytes(count, type);
-        return run(nb, s, bytes, r, bytes, true, slot[0], new Object[] {s, r},
+        // Last before run(), which ends the use of a user op on every path.
+        MpiUserOps.Use user = op.code == OpCode.USER ? backend.beginUserOp(op, type) : null;
+        long o = backend.op(op, type, user);
+        return run(exclusive ? "MPI_Exscan" : "MPI_Scan", nb, s, bytes, r, bytes, true, user, new Object[] {s, r},
                 (sa, ra) -> MpiNative.scan0(handle, sa.obj, sa.mode, sa.off, ra.obj, ra.mode, ra.off, count, t, o,
                         exclusive, nb));
     }

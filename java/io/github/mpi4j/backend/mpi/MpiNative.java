@@ -161,8 +161,12 @@ final class MpiNative {
                              int count, long type, long op, boolean exclusive, boolean nb);
 
     // ---- user-defined reduction operations ----------------------------------------------------
-    /** Creates an MPI_Op whose calls land in {@code MpiUserOps.call(slot, ...)}; 0 if no slot is free. */
+    /** Trampolines of the native library: the most user ops alive at once (checked in C). */
+    static final int USER_OP_SLOTS = 128;
+
+    /** Creates an MPI_Op whose calls land in {@code MpiUserOps.call(slot, ...)}. */
     static native long opCreate0(int slot, boolean commute);
 
+    /** MPI_Op_free: operations still using the op complete normally. */
     static native void opFree0(long op);
 }

@@ -14,8 +14,8 @@ final class MpiRequest implements BackendRequest {
     private final Arg[] args;
     @SuppressWarnings("unused")
     private final Object keepAlive;
-    /** Slot of a user op whose Java failure must surface at completion, or -1. */
-    private final int userOpSlot;
+    /** The user op this operation uses (its failure surfaces at completion), or null. */
+    private MpiUserOps.Use userOp;
     /**
      * A point-to-point receive: only the bytes that arrived may be copied back to a staged
      * array, so completion needs the status even when the caller does not.
@@ -24,12 +24,12 @@ final class MpiRequest implements BackendRequest {
     /** A persistent request between start() and its completion. */
     private boolean active;
 
-    MpiRequest(long handle, boolean persistent, Object keepAlive, int userOpSlot, Arg... args) {
+    MpiRequest(long handle, boolean persistent, Object keepAlive, MpiUserOps.Use userOp, Arg... args) {
         this.handle = handle;
         this.persistent = persistent;
         this.args = args;
         this.keepAlive = keepAlive;
-        this.userOpSlot = userOpSlot;
+        this.userOp = userOp;
     }
 
     /** Whether completion needs the status (a staged receive copies back only what arrived). */
@@ -43,7 +43,12 @@ final class MpiRequest implements BackendRequest {
     public void waitFor(StatusData status) {
         if (handle == 0) return;
         StatusData s = status == null && needsStatus() ? new StatusData() : status;
-        MpiNative.wait0(handle, s);
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Wait", null);
+        try {
+            MpiNative.wait0(handle, s);
+        } finally {
+            m.exit();
+        }
         completed(s);
     }
 
@@ -65,7 +70,11 @@ final class MpiRequest implements BackendRequest {
         }
         if (!persistent) handle = 0;
         active = false;
-        MpiUserOps.rethrow(userOpSlot);
+        MpiUserOps.Use u = userOp;
+        if (u != null && !persistent) {
+            userOp = null;
+            MpiUserOps.endAndRethrow(u);
+        }
     }
 
     @Override
