@@ -258,7 +258,8 @@ final class CollSequencer {
         Engine.Op[] sent = new Engine.Op[members.length];
         try {
             for (int p = 0; p < members.length; p++) {
-                if (members[p] != engine.me) sent[p] = engine.isend(ctx, members[p], NOTICE_TAG, buf, 0, b.length, false);
+                if (members[p] == engine.me) continue;
+                sent[p] = engine.isend(ctx, members[p], NOTICE_TAG, buf, 0, b.length, false);
             }
             for (Engine.Op op : sent) if (op != null) engine.waitFor(op, "collective failure notice");
         } catch (MPIException e) {
