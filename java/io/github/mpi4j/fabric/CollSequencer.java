@@ -6,7 +6,6 @@ import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.StatusData;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -47,9 +46,8 @@ final class CollSequencer {
     private static final long SEQ_MOD = Integer.MAX_VALUE / STEPS;
     /** Longest reason sent in a notice (characters): notices stay small, eager messages. */
     private static final int MAX_REASON = 1000;
-    /** Failed calls whose stray messages are still looked for, and for how many later calls. */
-    private static final int MAX_DEAD = 64;
-    private static final long DEAD_CALLS = 1024;
+    /** Calls after a failure during which messages of finished calls are looked for. */
+    private static final int STRAY_WATCH = 1024;
 
     /** The call in progress on this thread (blocking calls, and non-blocking ones on the worker). */
     private static final ThreadLocal<Run> CURRENT = new ThreadLocal<>();
@@ -65,8 +63,8 @@ final class CollSequencer {
     private final TreeSet<Long> finishedAbove = new TreeSet<>();
     /** Failures that peers reported for calls not finished here (usually: not begun yet). */
     private final Map<Long, Notice> notices = new HashMap<>();
-    /** Tag blocks of failed calls, with the sequence number at which to stop looking for strays. */
-    private final ArrayDeque<long[]> dead = new ArrayDeque<>();
+    /** Calls left during which to look for strays: messages sent for failed calls. */
+    private int strayWatch;
     private final Object drainLock = new Object();
     private ExecutorService worker;
 
@@ -133,7 +131,7 @@ final class CollSequencer {
             seq = nextSeq++;
         }
         CURRENT.set(new Run(seq, call, r));
-        if (!dead.isEmpty()) discardStrays(seq);
+        discardStrays();
     }
 
     /** Closes what {@link #begin} opened; {@code failure} is what leaves it, or null. */
@@ -170,14 +168,18 @@ final class CollSequencer {
         if (r != null && !op.done) r.ops.add(op);
     }
 
-    private synchronized void finish(Run r) {
-        if (r.seq == finishedBelow) {
-            finishedBelow++;
-            while (finishedAbove.remove(finishedBelow)) finishedBelow++;
-        } else {
-            finishedAbove.add(r.seq);
+    private void finish(Run r) {
+        synchronized (this) {
+            if (r.seq == finishedBelow) {
+                finishedBelow++;
+                while (finishedAbove.remove(finishedBelow)) finishedBelow++;
+            } else {
+                finishedAbove.add(r.seq);
+            }
+            notices.remove(r.seq);
+            if (r.failed) strayWatch = STRAY_WATCH;
         }
-        notices.remove(r.seq);
+        if (r.failed) discardStrays();
     }
 
     private synchronized boolean finished(long seq) {
@@ -239,13 +241,10 @@ final class CollSequencer {
         synchronized (this) {
             if (r.failed) return;
             r.failed = true;
-            if (dead.size() == MAX_DEAD) dead.poll();
-            dead.add(new long[] {r.base, r.seq + DEAD_CALLS});
         }
         for (Engine.Op op : r.ops) engine.abandon(op);
         r.ops.clear();
         if (r.notice == null) tellPeers(r, failure);
-        discardStrays(r.seq);
     }
 
     private void tellPeers(Run r, Throwable failure) {
@@ -267,20 +266,29 @@ final class CollSequencer {
         }
     }
 
-    /** Drops messages of failed calls that arrived after the failure; stops looking after a while. */
-    private void discardStrays(long now) {
-        long[][] blocks;
+    /**
+     * Drops the messages of calls already finished here: they can never be received (no later
+     * call has their tags), so they are strays of a failed call, sent by ranks that did not know
+     * yet. Looked for only during a while after a failure.
+     */
+    private void discardStrays() {
+        long below;
+        Long[] above;
         synchronized (this) {
-            dead.removeIf(d -> d[1] <= now);
-            if (dead.isEmpty()) return;
-            blocks = dead.toArray(new long[0][]);
+            if (strayWatch == 0) return;
+            strayWatch--;
+            below = finishedBelow;
+            above = finishedAbove.toArray(new Long[0]);
         }
-        engine.discard(ctx, tag -> {
-            if (tag == NOTICE_TAG) return false;
-            int base = tag - tag % STEPS;
-            for (long[] d : blocks) if (d[0] == base) return true;
-            return false;
-        });
+        engine.discard(ctx, tag -> tag != NOTICE_TAG && finished(tag / STEPS, below, above));
+    }
+
+    /** Whether the call numbered {@code seqMod} (mod SEQ_MOD) is finished, given a snapshot of the record. */
+    private static boolean finished(long seqMod, long below, Long[] above) {
+        long ahead = Math.floorMod(seqMod - below, SEQ_MOD);
+        if (ahead >= SEQ_MOD / 2) return true; // before every unfinished call
+        for (Long a : above) if (a == below + ahead) return true;
+        return false;
     }
 
     // =====================================================================================
@@ -354,14 +362,20 @@ final class CollSequencer {
         return worker;
     }
 
-    /** The communicator is freed: the worker ends once its calls finish, and notices are dropped. */
-    synchronized void shutdown() {
+    /**
+     * The communicator is freed: non-blocking calls already made still complete (MPI says they
+     * do), then {@code release} runs and the worker ends; notices are dropped.
+     */
+    synchronized void shutdown(Runnable release) {
         if (worker != null) {
+            worker.submit(release);
             worker.shutdown();
             worker = null;
+        } else {
+            release.run();
         }
         notices.clear();
-        dead.clear();
         finishedAbove.clear();
+        strayWatch = 0;
     }
 }

@@ -393,6 +393,18 @@ final class Engine implements FrameSink {
         }
     }
 
+    /** Messages waiting for a receive, over all contexts (tests: failed collectives leave none). */
+    int unexpectedCount() {
+        lock.lock();
+        try {
+            int n = 0;
+            for (Queues q : contexts.values()) n += q.unexpected.size();
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Status of the first waiting message that {@code (source, tag)} matches, or false. */
     boolean iprobe(int ctx, int source, int tag, StatusData status) {
         checkFailure();

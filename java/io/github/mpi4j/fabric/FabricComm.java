@@ -235,9 +235,10 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void free() {
-        calls.shutdown();
-        engine.release(p2pCtx);
-        engine.release(collCtx);
+        calls.shutdown(() -> {
+            engine.release(p2pCtx);
+            engine.release(collCtx);
+        });
     }
 
     // ---- point-to-point ------------------------------------------------------------------------
