@@ -30,8 +30,8 @@ import mpi.MPIException;
  * communicator's worker thread.
  *
  * <p><b>Failure.</b> A rank whose part of a call fails (arguments only it can see are wrong, an
- * error inside the schedule, a deadline) sends a notice — the call's number, the error class
- * and the reason — to every other member, on the collective context under
+ * error inside the schedule, a deadline) sends a notice — the call's number and the reason —
+ * to every other member, on the collective context under
  * {@link #NOTICE_TAG}. A rank waiting inside that call reads the notice, gives up its pending
  * operations and throws an {@code MPIException} naming the failed rank and its reason; a rank
  * that has not reached the call yet keeps the notice until it does. Messages already sent for
@@ -46,6 +46,8 @@ final class CollSequencer {
     private static final long SEQ_MOD = Integer.MAX_VALUE / STEPS;
     /** Longest reason sent in a notice (characters): notices stay small, eager messages. */
     private static final int MAX_REASON = 1000;
+    /** Failures of calls not begun here yet that are kept (a bound against a flood of notices). */
+    private static final int MAX_NOTICES = 1024;
     /** Calls after a failure during which messages of finished calls are looked for. */
     private static final int STRAY_WATCH = 1024;
 
@@ -98,12 +100,10 @@ final class CollSequencer {
     /** A peer's report that call {@link #seq} failed there. */
     private static final class Notice {
         final int rank;
-        final int errorClass;
         final String reason;
 
-        Notice(int rank, int errorClass, String reason) {
+        Notice(int rank, String reason) {
             this.rank = rank;
-            this.errorClass = errorClass;
             this.reason = reason;
         }
     }
@@ -226,11 +226,12 @@ final class CollSequencer {
                 engine.waitFor(op, "collective failure notice");
                 ByteBuffer in = ByteBuffer.wrap(b);
                 long seq = in.getLong();
-                int errorClass = in.getInt();
                 String reason = new String(b, in.position(), b.length - in.position(), StandardCharsets.UTF_8);
                 int rank = comm.rankOfWorld(st.source);
                 synchronized (this) {
-                    if (!finished(seq)) notices.putIfAbsent(seq, new Notice(rank, errorClass, reason));
+                    if (!finished(seq) && notices.size() < MAX_NOTICES) {
+                        notices.putIfAbsent(seq, new Notice(rank, reason));
+                    }
                 }
             }
         }
@@ -251,8 +252,7 @@ final class CollSequencer {
         String reason = failure.getMessage() != null ? failure.getMessage() : failure.toString();
         if (reason.length() > MAX_REASON) reason = reason.substring(0, MAX_REASON) + "...";
         byte[] text = reason.getBytes(StandardCharsets.UTF_8);
-        int errorClass = failure instanceof MPIException ? ((MPIException) failure).getErrorClass() : MPI.ERR_OTHER;
-        byte[] b = ByteBuffer.allocate(12 + text.length).putLong(r.seq).putInt(errorClass).put(text).array();
+        byte[] b = ByteBuffer.allocate(8 + text.length).putLong(r.seq).put(text).array();
         Buf buf = new Buf(b, BaseKind.BYTE, 0, b.length);
         Engine.Op[] sent = new Engine.Op[members.length];
         try {
@@ -277,6 +277,9 @@ final class CollSequencer {
         synchronized (this) {
             if (strayWatch == 0) return;
             strayWatch--;
+        }
+        drainNotices(); // notices of finished calls go too
+        synchronized (this) {
             below = finishedBelow;
             above = finishedAbove.toArray(new Long[0]);
         }
