@@ -38,7 +38,7 @@ class CollectiveFailureTest {
         int[] left = new int[n];
         RankThreads.run(n, 60, (world, engine) -> {
             int rank = world.getRank(), root = 0;
-            int[] big = new int[1 << 14]; // rendezvous-sized on every transport
+            int[] big = new int[1 << 15]; // 128 KiB: rendezvous (RTS) on every transport
             for (int i = 0; i < 100; i++) {
                 if (rank == root) {
                     Check.throwsMpi(MPI.ERR_BUFFER, () -> world.gather(new int[1], 1, MPI.INT, new int[1], 1, MPI.INT,
