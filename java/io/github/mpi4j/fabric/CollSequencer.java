@@ -224,6 +224,7 @@ final class CollSequencer {
                 Engine.RecvOp op = engine.irecv(ctx, st.source, NOTICE_TAG, new Buf(b, BaseKind.BYTE, 0, b.length), 0,
                         b.length);
                 engine.waitFor(op, "collective failure notice");
+                if (b.length < 8) continue; // not a notice of ours
                 ByteBuffer in = ByteBuffer.wrap(b);
                 long seq = in.getLong();
                 String reason = new String(b, in.position(), b.length - in.position(), StandardCharsets.UTF_8);
@@ -283,11 +284,11 @@ final class CollSequencer {
             below = finishedBelow;
             above = finishedAbove.toArray(new Long[0]);
         }
-        engine.discard(ctx, tag -> tag != NOTICE_TAG && finished(tag / STEPS, below, above));
+        engine.discard(ctx, tag -> tag != NOTICE_TAG && finishedIn(tag / STEPS, below, above));
     }
 
     /** Whether the call numbered {@code seqMod} (mod SEQ_MOD) is finished, given a snapshot of the record. */
-    private static boolean finished(long seqMod, long below, Long[] above) {
+    private static boolean finishedIn(long seqMod, long below, Long[] above) {
         long ahead = Math.floorMod(seqMod - below, SEQ_MOD);
         if (ahead >= SEQ_MOD / 2) return true; // before every unfinished call
         for (Long a : above) if (a == below + ahead) return true;
