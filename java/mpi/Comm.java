@@ -563,382 +563,517 @@ public class Comm implements Freeable, Cloneable {
 
     final Request barrierImpl(String call, boolean nb) {
         BackendComm c = impl(call);
-        if (nb) return request(c.iBarrier(), null);
-        c.barrier();
-        return null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            if (nb) return request(c.iBarrier(), null);
+            c.barrier();
+            return null;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
+        }
     }
 
     final Request bcastImpl(String call, boolean nb, Object buf, int offset, int count, Datatype type, int root) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        checkRoot(call, c, root);
-        if (isObject(t)) {
-            ObjectMessages.bcast(call, c, buf, offset, count, root);
-            return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            checkRoot(call, c, root);
+            if (isObject(t)) {
+                ObjectMessages.bcast(call, c, buf, offset, count, root);
+                return nb ? Request.completed(session) : null;
+            }
+            Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, c.rank() != root);
+            if (!nb) {
+                c.bcast(b, count, t, root);
+                return null;
+            }
+            return done(true, c.iBcast(b, count, t, root), buf);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, c.rank() != root);
-        if (!nb) {
-            c.bcast(b, count, t, root);
-            return null;
-        }
-        return done(true, c.iBcast(b, count, t, root), buf);
     }
 
     final Request reduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                              int count, Datatype type, Op op, int root) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        OpDesc o = op(call, op, t);
-        checkRoot(call, c, root);
-        boolean isRoot = c.rank() == root;
-        checkNotAliased(call, sendbuf, recvbuf);
-        if (isObject(t)) {
-            ObjectMessages.reduce(call, c, sendbuf, soff, recvbuf, roff, count, o, root, type);
-            return nb ? Request.completed(session) : null;
-        }
-        Buf s;
-        if (sendbuf == MPI.IN_PLACE) {
-            if (!isRoot) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is only allowed at the root (rank "
-                        + root + "), this is rank " + c.rank());
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            OpDesc o = op(call, op, t);
+            checkRoot(call, c, root);
+            boolean isRoot = c.rank() == root;
+            checkNotAliased(call, sendbuf, recvbuf);
+            if (isObject(t)) {
+                ObjectMessages.reduce(call, c, sendbuf, soff, recvbuf, roff, count, o, root, type);
+                return nb ? Request.completed(session) : null;
             }
-            s = Buf.IN_PLACE;
-        } else {
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, count, t, false);
+            Buf s;
+            if (sendbuf == MPI.IN_PLACE) {
+                if (!isRoot) {
+                    throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is only allowed at the root (rank "
+                            + root + "), this is rank " + c.rank());
+                }
+                s = Buf.IN_PLACE;
+            } else {
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, count, t, false);
+            }
+            Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
+            if (!nb) {
+                c.reduce(s, r, count, t, o, root);
+                return null;
+            }
+            return done(true, c.iReduce(s, r, count, t, o, root), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
-        if (!nb) {
-            c.reduce(s, r, count, t, o, root);
-            return null;
-        }
-        return done(true, c.iReduce(s, r, count, t, o, root), new Object[] {sendbuf, recvbuf});
     }
 
     final Request allReduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                 int count, Datatype type, Op op) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        OpDesc o = op(call, op, t);
-        checkNotAliased(call, sendbuf, recvbuf);
-        if (isObject(t)) {
-            ObjectMessages.allReduce(call, c, sendbuf, soff, recvbuf, roff, count, o, type);
-            return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            OpDesc o = op(call, op, t);
+            checkNotAliased(call, sendbuf, recvbuf);
+            if (isObject(t)) {
+                ObjectMessages.allReduce(call, c, sendbuf, soff, recvbuf, roff, count, o, type);
+                return nb ? Request.completed(session) : null;
+            }
+            Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
+            if (!nb) {
+                c.allReduce(s, r, count, t, o);
+                return null;
+            }
+            return done(true, c.iAllReduce(s, r, count, t, o), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
-        if (!nb) {
-            c.allReduce(s, r, count, t, o);
-            return null;
-        }
-        return done(true, c.iAllReduce(s, r, count, t, o), new Object[] {sendbuf, recvbuf});
     }
 
     final Request gatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                              Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        checkRoot(call, c, root);
-        boolean isRoot = c.rank() == root;
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = isRoot ? type(call, "recvtype", recvtype) : null;
-        if (isRoot) checkCount(call, "recvcount", recvcount);
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcount = recvcount;
-        } else {
-            st = type(call, "sendtype", sendtype);
-            if (isObject(st)) {
-                ObjectMessages.gather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
-                return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkRoot(call, c, root);
+            boolean isRoot = c.rank() == root;
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = isRoot ? type(call, "recvtype", recvtype) : null;
+            if (isRoot) checkCount(call, "recvcount", recvcount);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcount = recvcount;
+            } else {
+                st = type(call, "sendtype", sendtype);
+                if (isObject(st)) {
+                    ObjectMessages.gather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+                    return nb ? Request.completed(session) : null;
+                }
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true)
+                    : null;
+            if (!nb) {
+                c.gather(s, sendcount, st, r, recvcount, rt, root);
+                return null;
+            }
+            return done(true, c.iGather(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true)
-                : null;
-        if (!nb) {
-            c.gather(s, sendcount, st, r, recvcount, rt, root);
-            return null;
-        }
-        return done(true, c.iGather(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
     }
 
     final Request gathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        checkRoot(call, c, root);
-        boolean isRoot = c.rank() == root;
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = null;
-        Buf r = null;
-        if (isRoot) {
-            rt = type(call, "recvtype", recvtype);
-            int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
-        }
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcount = recvcounts[c.rank()];
-        } else {
-            st = type(call, "sendtype", sendtype);
-            if (isObject(st)) {
-                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the v-variants; "
-                        + "use gather");
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkRoot(call, c, root);
+            boolean isRoot = c.rank() == root;
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = null;
+            Buf r = null;
+            if (isRoot) {
+                rt = type(call, "recvtype", recvtype);
+                int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
             }
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcount = recvcounts[c.rank()];
+            } else {
+                st = type(call, "sendtype", sendtype);
+                if (isObject(st)) {
+                    throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the v-variants; "
+                            + "use gather");
+                }
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            }
+            if (!nb) {
+                c.gatherv(s, sendcount, st, r, recvcounts, displs, rt, root);
+                return null;
+            }
+            return done(true, c.iGatherv(s, sendcount, st, r, recvcounts, displs, rt, root),
+                    new Object[] {sendbuf, recvbuf, recvcounts, displs});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        if (!nb) {
-            c.gatherv(s, sendcount, st, r, recvcounts, displs, rt, root);
-            return null;
-        }
-        return done(true, c.iGatherv(s, sendcount, st, r, recvcounts, displs, rt, root),
-                new Object[] {sendbuf, recvbuf, recvcounts, displs});
     }
 
     final Request scatterImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        checkRoot(call, c, root);
-        boolean isRoot = c.rank() == root;
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc st = isRoot ? type(call, "sendtype", sendtype) : null;
-        if (isRoot) checkCount(call, "sendcount", sendcount);
-        if (st != null && isObject(st) || !isRoot && recvtype != null && isObject(recvtype.desc)) {
-            ObjectMessages.scatter(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
-            return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkRoot(call, c, root);
+            boolean isRoot = c.rank() == root;
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc st = isRoot ? type(call, "sendtype", sendtype) : null;
+            if (isRoot) checkCount(call, "sendcount", sendcount);
+            if (st != null && isObject(st) || !isRoot && recvtype != null && isObject(recvtype.desc)) {
+                ObjectMessages.scatter(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+                return nb ? Request.completed(session) : null;
+            }
+            Buf s = isRoot ? Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false)
+                    : null;
+            Buf r;
+            TypeDesc rt;
+            if (recvbuf == MPI.IN_PLACE) {
+                if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+                r = Buf.IN_PLACE;
+                rt = st;
+                recvcount = sendcount;
+            } else {
+                rt = type(call, "recvtype", recvtype);
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
+            }
+            if (!nb) {
+                c.scatter(s, sendcount, st, r, recvcount, rt, root);
+                return null;
+            }
+            return done(true, c.iScatter(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf s = isRoot ? Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false)
-                : null;
-        Buf r;
-        TypeDesc rt;
-        if (recvbuf == MPI.IN_PLACE) {
-            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
-            r = Buf.IN_PLACE;
-            rt = st;
-            recvcount = sendcount;
-        } else {
-            rt = type(call, "recvtype", recvtype);
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
-        }
-        if (!nb) {
-            c.scatter(s, sendcount, st, r, recvcount, rt, root);
-            return null;
-        }
-        return done(true, c.iScatter(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
     }
 
     final Request scattervImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] displs,
                                Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype,
                                int root) {
         BackendComm c = impl(call);
-        checkRoot(call, c, root);
-        boolean isRoot = c.rank() == root;
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc st = null;
-        Buf s = null;
-        if (isRoot) {
-            st = type(call, "sendtype", sendtype);
-            int extentItems = checkCountsDispls(call, "sendcounts", sendcounts, "displs", displs, c.size());
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, extentItems, st, false);
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkRoot(call, c, root);
+            boolean isRoot = c.rank() == root;
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc st = null;
+            Buf s = null;
+            if (isRoot) {
+                st = type(call, "sendtype", sendtype);
+                int extentItems = checkCountsDispls(call, "sendcounts", sendcounts, "displs", displs, c.size());
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, extentItems, st, false);
+            }
+            Buf r;
+            TypeDesc rt;
+            if (recvbuf == MPI.IN_PLACE) {
+                if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
+                r = Buf.IN_PLACE;
+                rt = st;
+                recvcount = sendcounts[c.rank()];
+            } else {
+                rt = type(call, "recvtype", recvtype);
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
+            }
+            if (!nb) {
+                c.scatterv(s, sendcounts, displs, st, r, recvcount, rt, root);
+                return null;
+            }
+            return done(true, c.iScatterv(s, sendcounts, displs, st, r, recvcount, rt, root),
+                    new Object[] {sendbuf, recvbuf, sendcounts, displs});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf r;
-        TypeDesc rt;
-        if (recvbuf == MPI.IN_PLACE) {
-            if (!isRoot) throw inPlaceNotRoot(call, root, c.rank());
-            r = Buf.IN_PLACE;
-            rt = st;
-            recvcount = sendcounts[c.rank()];
-        } else {
-            rt = type(call, "recvtype", recvtype);
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
-        }
-        if (!nb) {
-            c.scatterv(s, sendcounts, displs, st, r, recvcount, rt, root);
-            return null;
-        }
-        return done(true, c.iScatterv(s, sendcounts, displs, st, r, recvcount, rt, root),
-                new Object[] {sendbuf, recvbuf, sendcounts, displs});
     }
 
     final Request allGatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
                                 Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype) {
         BackendComm c = impl(call);
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = type(call, "recvtype", recvtype);
-        checkCount(call, "recvcount", recvcount);
-        if (isObject(rt)) {
-            ObjectMessages.allGather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
-            return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = type(call, "recvtype", recvtype);
+            checkCount(call, "recvcount", recvcount);
+            if (isObject(rt)) {
+                ObjectMessages.allGather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
+                return nb ? Request.completed(session) : null;
+            }
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcount = recvcount;
+            } else {
+                st = type(call, "sendtype", sendtype);
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            }
+            if (!nb) {
+                c.allGather(s, sendcount, st, r, recvcount, rt);
+                return null;
+            }
+            return done(true, c.iAllGather(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcount = recvcount;
-        } else {
-            st = type(call, "sendtype", sendtype);
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
-        }
-        if (!nb) {
-            c.allGather(s, sendcount, st, r, recvcount, rt);
-            return null;
-        }
-        return done(true, c.iAllGather(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
     }
 
     final Request allGathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
                                  Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] displs,
                                  Datatype recvtype) {
         BackendComm c = impl(call);
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = type(call, "recvtype", recvtype);
-        int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcount = recvcounts[c.rank()];
-        } else {
-            st = type(call, "sendtype", sendtype);
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = type(call, "recvtype", recvtype);
+            int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, extentItems, rt, true);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcount = recvcounts[c.rank()];
+            } else {
+                st = type(call, "sendtype", sendtype);
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            }
+            if (!nb) {
+                c.allGatherv(s, sendcount, st, r, recvcounts, displs, rt);
+                return null;
+            }
+            return done(true, c.iAllGatherv(s, sendcount, st, r, recvcounts, displs, rt),
+                    new Object[] {sendbuf, recvbuf, recvcounts, displs});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        if (!nb) {
-            c.allGatherv(s, sendcount, st, r, recvcounts, displs, rt);
-            return null;
-        }
-        return done(true, c.iAllGatherv(s, sendcount, st, r, recvcounts, displs, rt),
-                new Object[] {sendbuf, recvbuf, recvcounts, displs});
     }
 
     final Request allToAllImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                                Object recvbuf, int roff, int recvcount, Datatype recvtype) {
         BackendComm c = impl(call);
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = type(call, "recvtype", recvtype);
-        checkCount(call, "recvcount", recvcount);
-        if (isObject(rt)) {
-            ObjectMessages.allToAll(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
-            return nb ? Request.completed(session) : null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = type(call, "recvtype", recvtype);
+            checkCount(call, "recvcount", recvcount);
+            if (isObject(rt)) {
+                ObjectMessages.allToAll(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount);
+                return nb ? Request.completed(session) : null;
+            }
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcount = recvcount;
+            } else {
+                st = type(call, "sendtype", sendtype);
+                checkCount(call, "sendcount", sendcount);
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false);
+            }
+            if (!nb) {
+                c.allToAll(s, sendcount, st, r, recvcount, rt);
+                return null;
+            }
+            return done(true, c.iAllToAll(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true);
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcount = recvcount;
-        } else {
-            st = type(call, "sendtype", sendtype);
-            checkCount(call, "sendcount", sendcount);
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false);
-        }
-        if (!nb) {
-            c.allToAll(s, sendcount, st, r, recvcount, rt);
-            return null;
-        }
-        return done(true, c.iAllToAll(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
     }
 
     final Request allToAllvImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] sdispls,
                                 Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] rdispls,
                                 Datatype recvtype) {
         BackendComm c = impl(call);
-        checkNotAliased(call, sendbuf, recvbuf);
-        TypeDesc rt = type(call, "recvtype", recvtype);
-        int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, rItems, rt, true);
-        Buf s;
-        TypeDesc st;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            st = rt;
-            sendcounts = recvcounts;
-            sdispls = rdispls;
-        } else {
-            st = type(call, "sendtype", sendtype);
-            int sItems = checkCountsDispls(call, "sendcounts", sendcounts, "sdispls", sdispls, c.size());
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sItems, st, false);
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            checkNotAliased(call, sendbuf, recvbuf);
+            TypeDesc rt = type(call, "recvtype", recvtype);
+            int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, rItems, rt, true);
+            Buf s;
+            TypeDesc st;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                st = rt;
+                sendcounts = recvcounts;
+                sdispls = rdispls;
+            } else {
+                st = type(call, "sendtype", sendtype);
+                int sItems = checkCountsDispls(call, "sendcounts", sendcounts, "sdispls", sdispls, c.size());
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sItems, st, false);
+            }
+            if (!nb) {
+                c.allToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt);
+                return null;
+            }
+            return done(true, c.iAllToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt),
+                    new Object[] {sendbuf, recvbuf, sendcounts, sdispls, recvcounts, rdispls});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        if (!nb) {
-            c.allToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt);
-            return null;
-        }
-        return done(true, c.iAllToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt),
-                new Object[] {sendbuf, recvbuf, sendcounts, sdispls, recvcounts, rdispls});
     }
 
     final Request reduceScatterImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                     int[] recvcounts, Datatype type, Op op) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        OpDesc o = op(call, op, t);
-        checkNotAliased(call, sendbuf, recvbuf);
-        int total = checkCounts(call, "recvcounts", recvcounts, c.size());
-        Buf s;
-        Buf r;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
-        } else {
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcounts[c.rank()], t, true);
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            OpDesc o = op(call, op, t);
+            checkNotAliased(call, sendbuf, recvbuf);
+            int total = checkCounts(call, "recvcounts", recvcounts, c.size());
+            Buf s;
+            Buf r;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
+            } else {
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcounts[c.rank()], t, true);
+            }
+            if (!nb) {
+                c.reduceScatter(s, r, recvcounts, t, o);
+                return null;
+            }
+            return done(true, c.iReduceScatter(s, r, recvcounts, t, o), new Object[] {sendbuf, recvbuf, recvcounts});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        if (!nb) {
-            c.reduceScatter(s, r, recvcounts, t, o);
-            return null;
-        }
-        return done(true, c.iReduceScatter(s, r, recvcounts, t, o), new Object[] {sendbuf, recvbuf, recvcounts});
     }
 
     final Request reduceScatterBlockImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                          int roff, int recvcount, Datatype type, Op op) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        OpDesc o = op(call, op, t);
-        checkNotAliased(call, sendbuf, recvbuf);
-        checkCount(call, "recvcount", recvcount);
-        int total = mul(call, recvcount, c.size());
-        Buf s;
-        Buf r;
-        if (sendbuf == MPI.IN_PLACE) {
-            s = Buf.IN_PLACE;
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
-        } else {
-            s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
-            r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, t, true);
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            OpDesc o = op(call, op, t);
+            checkNotAliased(call, sendbuf, recvbuf);
+            checkCount(call, "recvcount", recvcount);
+            int total = mul(call, recvcount, c.size());
+            Buf s;
+            Buf r;
+            if (sendbuf == MPI.IN_PLACE) {
+                s = Buf.IN_PLACE;
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, total, t, true);
+            } else {
+                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, total, t, false);
+                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, t, true);
+            }
+            if (!nb) {
+                c.reduceScatterBlock(s, r, recvcount, t, o);
+                return null;
+            }
+            return done(true, c.iReduceScatterBlock(s, r, recvcount, t, o), new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        if (!nb) {
-            c.reduceScatterBlock(s, r, recvcount, t, o);
-            return null;
-        }
-        return done(true, c.iReduceScatterBlock(s, r, recvcount, t, o), new Object[] {sendbuf, recvbuf});
     }
 
     final Request scanImpl(String call, boolean nb, boolean exclusive, Object sendbuf, int soff, Object recvbuf,
                            int roff, int count, Datatype type, Op op) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        OpDesc o = op(call, op, t);
-        checkNotAliased(call, sendbuf, recvbuf);
-        Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
-        Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
-        if (!nb) {
-            if (exclusive) c.exScan(s, r, count, t, o);
-            else c.scan(s, r, count, t, o);
-            return null;
+        c.beginCollective(call, nb);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            OpDesc o = op(call, op, t);
+            checkNotAliased(call, sendbuf, recvbuf);
+            Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
+            Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
+            if (!nb) {
+                if (exclusive) c.exScan(s, r, count, t, o);
+                else c.scan(s, r, count, t, o);
+                return null;
+            }
+            BackendRequest br = exclusive ? c.iExScan(s, r, count, t, o) : c.iScan(s, r, count, t, o);
+            return done(true, br, new Object[] {sendbuf, recvbuf});
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        BackendRequest br = exclusive ? c.iExScan(s, r, count, t, o) : c.iScan(s, r, count, t, o);
-        return done(true, br, new Object[] {sendbuf, recvbuf});
     }
 
     private static MPIException inPlaceNotRoot(String call, int root, int rank) {
@@ -1090,71 +1225,80 @@ public class Comm implements Freeable, Cloneable {
     private void allReduceManyImpl(String call, Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type,
                                    Op op) {
         BackendComm c = impl(call);
-        TypeDesc t = type(call, "datatype", type);
-        if (isObject(t)) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the bucketed form; "
-                    + "reduce the object arrays one at a time");
-        }
-        OpDesc o = op(call, op, t);
-        boolean inPlace = sendbufs == null;
-        String recvName = inPlace ? "bufs" : "recvbufs";
-        if (recvbufs == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + recvName + " is null");
-        if (counts == null) throw MPIException.of(MPI.ERR_ARG, call + ": counts is null");
-        int n = counts.length;
-        if (recvbufs.length != n) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": " + recvName + " has " + recvbufs.length
-                    + " entries but counts has " + n);
-        }
-        if (!inPlace && sendbufs.length != n) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": sendbufs has " + sendbufs.length
-                    + " entries but counts has " + n);
-        }
-        long total = 0;
-        for (int i = 0; i < n; i++) {
-            if (counts[i] < 0) {
-                throw MPIException.of(MPI.ERR_COUNT, call + ": counts[" + i + "] = " + counts[i] + " is negative");
+        c.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            TypeDesc t = type(call, "datatype", type);
+            if (isObject(t)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the bucketed form; "
+                        + "reduce the object arrays one at a time");
             }
-            total += counts[i];
-        }
-        if (total > Integer.MAX_VALUE) {
-            throw MPIException.of(MPI.ERR_COUNT, call + ": counts add up to " + total + " items, more than "
-                    + Integer.MAX_VALUE);
-        }
-        // Where each buffer object was first seen, to reject buckets that share a buffer.
-        java.util.IdentityHashMap<Object, String> seen = new java.util.IdentityHashMap<>();
-        Buf[] s = new Buf[n];
-        Buf[] r = new Buf[n];
-        for (int i = 0; i < n; i++) {
-            String rn = recvName + "[" + i + "]";
-            if (recvbufs[i] == MPI.IN_PLACE) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + rn + " is MPI.IN_PLACE; only send buffers "
-                        + "may be MPI.IN_PLACE");
+            OpDesc o = op(call, op, t);
+            boolean inPlace = sendbufs == null;
+            String recvName = inPlace ? "bufs" : "recvbufs";
+            if (recvbufs == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + recvName + " is null");
+            if (counts == null) throw MPIException.of(MPI.ERR_ARG, call + ": counts is null");
+            int n = counts.length;
+            if (recvbufs.length != n) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": " + recvName + " has " + recvbufs.length
+                        + " entries but counts has " + n);
             }
-            r[i] = Buffers.resolve(call, rn, recvbufs[i], 0, counts[i], t, true);
-            claim(call, seen, recvbufs[i], rn);
+            if (!inPlace && sendbufs.length != n) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": sendbufs has " + sendbufs.length
+                        + " entries but counts has " + n);
+            }
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                if (counts[i] < 0) {
+                    throw MPIException.of(MPI.ERR_COUNT, call + ": counts[" + i + "] = " + counts[i] + " is negative");
+                }
+                total += counts[i];
+            }
+            if (total > Integer.MAX_VALUE) {
+                throw MPIException.of(MPI.ERR_COUNT, call + ": counts add up to " + total + " items, more than "
+                        + Integer.MAX_VALUE);
+            }
+            // Where each buffer object was first seen, to reject buckets that share a buffer.
+            java.util.IdentityHashMap<Object, String> seen = new java.util.IdentityHashMap<>();
+            Buf[] s = new Buf[n];
+            Buf[] r = new Buf[n];
+            for (int i = 0; i < n; i++) {
+                String rn = recvName + "[" + i + "]";
+                if (recvbufs[i] == MPI.IN_PLACE) {
+                    throw MPIException.of(MPI.ERR_BUFFER, call + ": " + rn + " is MPI.IN_PLACE; only send buffers "
+                            + "may be MPI.IN_PLACE");
+                }
+                r[i] = Buffers.resolve(call, rn, recvbufs[i], 0, counts[i], t, true);
+                claim(call, seen, recvbufs[i], rn);
+            }
+            for (int i = 0; i < n; i++) {
+                if (inPlace) {
+                    s[i] = Buf.IN_PLACE;
+                    continue;
+                }
+                String sn = "sendbufs[" + i + "]";
+                Object sb = sendbufs[i];
+                if (sb != null && sb == recvbufs[i] && sb != MPI.IN_PLACE) {
+                    throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " and recvbufs[" + i + "] are the same "
+                            + (sb instanceof Buffer ? "buffer" : "array") + "; pass MPI.IN_PLACE as " + sn
+                            + " (or use the in-place form) instead");
+                }
+                s[i] = Buffers.resolveSend(call, sn, sb, 0, counts[i], t);
+                // Buckets may share a send buffer (it is only read) but never send from a receive buffer.
+                String other = sb == null || sb == MPI.IN_PLACE ? null : seen.get(sb);
+                if (other != null) {
+                    throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " is the same "
+                            + (sb instanceof Buffer ? "buffer" : "array") + " as " + other
+                            + ", which receives another bucket's result");
+                }
+            }
+            c.allReduceMany(s, r, counts.clone(), t, o);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        for (int i = 0; i < n; i++) {
-            if (inPlace) {
-                s[i] = Buf.IN_PLACE;
-                continue;
-            }
-            String sn = "sendbufs[" + i + "]";
-            Object sb = sendbufs[i];
-            if (sb != null && sb == recvbufs[i] && sb != MPI.IN_PLACE) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " and recvbufs[" + i + "] are the same "
-                        + (sb instanceof Buffer ? "buffer" : "array") + "; pass MPI.IN_PLACE as " + sn
-                        + " (or use the in-place form) instead");
-            }
-            s[i] = Buffers.resolveSend(call, sn, sb, 0, counts[i], t);
-            // Buckets may share a send buffer (it is only read) but never send from a receive buffer.
-            String other = sb == null || sb == MPI.IN_PLACE ? null : seen.get(sb);
-            if (other != null) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + sn + " is the same "
-                        + (sb instanceof Buffer ? "buffer" : "array") + " as " + other
-                        + ", which receives another bucket's result");
-            }
-        }
-        c.allReduceMany(s, r, counts.clone(), t, o);
     }
 
     /** Records that argument {@code name} uses {@code buf}; throws if another argument already does. */

@@ -50,12 +50,21 @@ public class Intracomm extends Comm {
     /** Splits by type; {@link Comm#TYPE_SHARED} gives one communicator per node. */
     public final Intracomm splitType(int splitType, int key, Info info) {
         BackendComm c = impl("splitType");
-        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
-            throw MPIException.of(MPI.ERR_ARG, "splitType: splitType " + splitType
-                    + " is not Comm.TYPE_SHARED or MPI.UNDEFINED");
+        c.beginCollective("splitType", false);
+        Throwable failure = null;
+        try {
+            if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+                throw MPIException.of(MPI.ERR_ARG, "splitType: splitType " + splitType
+                        + " is not Comm.TYPE_SHARED or MPI.UNDEFINED");
+            }
+            BackendComm n = c.splitShared(splitType == TYPE_SHARED, key);
+            return new Intracomm(session, n, getName() + ".shared");
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        BackendComm n = c.splitShared(splitType == TYPE_SHARED, key);
-        return new Intracomm(session, n, getName() + ".shared");
     }
 
     /** The communicator of the processes in {@code group} (a subset of this one); others get a null one. */
@@ -65,37 +74,55 @@ public class Intracomm extends Comm {
 
     private Intracomm splitImpl(String call, int colour, int key, boolean javaNull) {
         BackendComm c = impl(call);
-        if (colour < 0 && colour != MPI.UNDEFINED) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": colour " + colour + " must be >= 0 or MPI.UNDEFINED");
+        c.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            if (colour < 0 && colour != MPI.UNDEFINED) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": colour " + colour + " must be >= 0 or MPI.UNDEFINED");
+            }
+            BackendComm n = c.split(colour == MPI.UNDEFINED ? -1 : colour, key);
+            if (n == null && javaNull) return null;
+            return new Intracomm(session, n, getName() + ".split(" + colour + ")");
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        BackendComm n = c.split(colour == MPI.UNDEFINED ? -1 : colour, key);
-        if (n == null && javaNull) return null;
-        return new Intracomm(session, n, getName() + ".split(" + colour + ")");
     }
 
     private Intracomm createImpl(String call, Group group, boolean javaNull) {
         BackendComm c = impl(call);
-        if (group == null) throw MPIException.of(MPI.ERR_GROUP, call + ": group is null");
-        int[] world = c.worldRanks();
-        int[] members = group.members;
-        int[] ranks = new int[members.length];
-        for (int i = 0; i < members.length; i++) {
-            int r = -1;
-            for (int j = 0; j < world.length; j++) {
-                if (world[j] == members[i]) {
-                    r = j;
-                    break;
+        c.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            if (group == null) throw MPIException.of(MPI.ERR_GROUP, call + ": group is null");
+            int[] world = c.worldRanks();
+            int[] members = group.members;
+            int[] ranks = new int[members.length];
+            for (int i = 0; i < members.length; i++) {
+                int r = -1;
+                for (int j = 0; j < world.length; j++) {
+                    if (world[j] == members[i]) {
+                        r = j;
+                        break;
+                    }
                 }
+                if (r < 0) {
+                    throw MPIException.of(MPI.ERR_GROUP, call + ": group member " + i + " (world rank " + members[i]
+                            + ") is not in this communicator");
+                }
+                ranks[i] = r;
             }
-            if (r < 0) {
-                throw MPIException.of(MPI.ERR_GROUP, call + ": group member " + i + " (world rank " + members[i]
-                        + ") is not in this communicator");
-            }
-            ranks[i] = r;
+            BackendComm n = c.create(ranks);
+            if (n == null && javaNull) return null;
+            return new Intracomm(session, n, getName() + ".create");
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            c.endCollective(failure);
         }
-        BackendComm n = c.create(ranks);
-        if (n == null && javaNull) return null;
-        return new Intracomm(session, n, getName() + ".create");
     }
 
     // =====================================================================================

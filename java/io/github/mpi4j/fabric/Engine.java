@@ -16,6 +16,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
 import mpi.MPI;
 import mpi.MPIException;
 
@@ -314,6 +316,95 @@ final class Engine implements FrameSink {
         }
     }
 
+    /**
+     * Gives up an operation of a failed collective: a receive that has not matched leaves the
+     * posted queue, a send stops waiting for its CTS or ACK (a late one is ignored). Data
+     * already flowing for a matched message completes as usual.
+     */
+    void abandon(Op op) {
+        lock.lock();
+        try {
+            if (op.done) return;
+            if (op instanceof RecvOp) {
+                RecvOp r = (RecvOp) op;
+                if (queues(r.ctx).posted.remove(r)) {
+                    r.cancelled = true;
+                    r.done = true;
+                }
+            } else if (op instanceof SendOp) {
+                SendOp s = (SendOp) op;
+                if (s.id != 0 && waiting.get(s.id) == s) {
+                    waiting.remove(s.id);
+                    s.cancelled = true;
+                    s.done = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops the unexpected messages of {@code ctx} whose tag {@code stray} accepts; returns how many. */
+    int discard(int ctx, IntPredicate stray) {
+        lock.lock();
+        try {
+            Queues q = contexts.get(ctx);
+            if (q == null) return 0;
+            int n = 0;
+            for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
+                if (stray.test(it.next().h.tag)) {
+                    it.remove();
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Forgets context {@code ctx} (its communicator was freed): its queues go, with any message
+     * that arrived for it unreceived. Receives still posted on it keep it until they complete.
+     */
+    void release(int ctx) {
+        lock.lock();
+        try {
+            Queues q = contexts.get(ctx);
+            if (q == null) return;
+            q.unexpected.clear();
+            if (q.posted.isEmpty()) contexts.remove(ctx);
+            if (lastCtx == ctx) {
+                lastCtx = -1;
+                lastQueues = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Contexts with queues (tests: freed communicators leave none behind). */
+    int contextCount() {
+        lock.lock();
+        try {
+            return contexts.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages waiting for a receive, over all contexts (tests: failed collectives leave none). */
+    int unexpectedCount() {
+        lock.lock();
+        try {
+            int n = 0;
+            for (Queues q : contexts.values()) n += q.unexpected.size();
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Status of the first waiting message that {@code (source, tag)} matches, or false. */
     boolean iprobe(int ctx, int source, int tag, StatusData status) {
         checkFailure();
@@ -467,6 +558,14 @@ final class Engine implements FrameSink {
 
     /** Waits until {@code op} completes, making progress; throws its error, a peer loss or a timeout. */
     void waitFor(Op op, String what) {
+        waitFor(op, what, null);
+    }
+
+    /**
+     * The same, but returns early, with {@code op} not done, once {@code stop} says so (asked
+     * every few idle rounds, so it may cost a little: collectives read failure notices in it).
+     */
+    void waitFor(Op op, String what, BooleanSupplier stop) {
         if (op.done) {
             if (op.error != null) throw op.error;
             return;
@@ -481,6 +580,10 @@ final class Engine implements FrameSink {
                 continue;
             }
             idle++;
+            if (stop != null && (idle & 0x3f) == 0 && stop.getAsBoolean()) {
+                if (!op.done) return;
+                break;
+            }
             if ((idle & 0xff) == 0) {
                 long now = System.nanoTime();
                 checkPeers(now);

@@ -38,6 +38,7 @@ final class FabricComm implements BackendComm, CollChannel {
     private final int[] nodes;
     private final Collectives coll;
     private final SharedSlots slots;
+    private final CollSequencer calls;
 
     FabricComm(FabricBackend backend, int[] members, int id) {
         this.backend = backend;
@@ -53,6 +54,7 @@ final class FabricComm implements BackendComm, CollChannel {
         this.nodes = new int[members.length];
         for (int i = 0; i < members.length; i++) nodes[i] = backend.nodeOfWorld(members[i]);
         this.slots = backend.sharedSlots(members);
+        this.calls = new CollSequencer(this, engine, collCtx, members);
         this.coll = new Collectives(this);
     }
 
@@ -70,19 +72,71 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public CollOp isend(int peer, int tag, Buf buf, long off, long len) {
-        return new Pending(engine.isend(collCtx, members[peer], tag, buf, off, len, false));
+        Engine.Op op = engine.isend(collCtx, members[peer], tag, buf, off, len, false);
+        calls.track(op);
+        return new Pending(op);
     }
 
     @Override
     public CollOp irecv(int peer, int tag, Buf buf, long off, long len) {
-        return new Pending(engine.irecv(collCtx, members[peer], tag, buf, off, len));
+        Engine.Op op = engine.irecv(collCtx, members[peer], tag, buf, off, len);
+        calls.track(op);
+        return new Pending(op);
     }
 
     @Override
     public void waitAll(CollOp... ops) {
         for (CollOp o : ops) {
-            if (o != null) engine.waitFor(((Pending) o).op, "collective");
+            if (o != null) calls.waitFor(((Pending) o).op);
         }
+    }
+
+    @Override
+    public int tag() {
+        return calls.tag();
+    }
+
+    @Override
+    public BackendRequest later(Runnable schedule) {
+        return calls.later(schedule);
+    }
+
+    /** This communicator's rank of world rank {@code worldRank}, or -1. */
+    int rankOfWorld(int worldRank) {
+        return worldRank >= 0 && worldRank < rankOfWorld.length ? rankOfWorld[worldRank] : -1;
+    }
+
+    // ---- collective calls: numbered, and failing at every rank when one fails -----------------
+
+    @Override
+    public void beginCollective(String call, boolean nonBlocking) {
+        calls.begin(call);
+    }
+
+    @Override
+    public void endCollective(Throwable failure) {
+        calls.end(failure);
+    }
+
+    /** Runs {@code body} as a collective call (or as part of the API's call already open). */
+    private <T> T call(String name, java.util.function.Supplier<T> body) {
+        calls.begin(name);
+        Throwable failure = null;
+        try {
+            return body.get();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            calls.end(failure);
+        }
+    }
+
+    private void call(String name, Runnable body) {
+        call(name, () -> {
+            body.run();
+            return null;
+        });
     }
 
     @Override
@@ -132,11 +186,15 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendComm dup() {
-        return new FabricComm(backend, members, agreeOnId());
+        return call("dup", () -> new FabricComm(backend, members, agreeOnId()));
     }
 
     @Override
     public BackendComm split(int color, int key) {
+        return call("split", () -> splitNow(color, key));
+    }
+
+    private BackendComm splitNow(int color, int key) {
         int n = members.length;
         int[] mine = {color, key};
         int[] all = new int[2 * n];
@@ -161,6 +219,10 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendComm create(int[] ranks) {
+        return call("create", () -> createNow(ranks));
+    }
+
+    private BackendComm createNow(int[] ranks) {
         int newId = agreeOnId();
         int[] newMembers = new int[ranks.length];
         boolean in = false;
@@ -173,7 +235,10 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void free() {
-        coll.shutdown();
+        calls.shutdown(() -> {
+            engine.release(p2pCtx);
+            engine.release(collCtx);
+        });
     }
 
     // ---- point-to-point ------------------------------------------------------------------------
@@ -307,171 +372,171 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void barrier() {
-        coll.barrier();
+        call("barrier", () -> coll.barrier());
     }
 
     @Override
     public void bcast(Buf buf, int count, TypeDesc type, int root) {
-        coll.bcast(buf, count, type, root);
+        call("bcast", () -> coll.bcast(buf, count, type, root));
     }
 
     @Override
     public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        coll.reduce(s, r, count, type, op, root);
+        call("reduce", () -> coll.reduce(s, r, count, type, op, root));
     }
 
     @Override
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        coll.allReduce(s, r, count, type, op);
+        call("allReduce", () -> coll.allReduce(s, r, count, type, op));
     }
 
     @Override
     public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        coll.gather(s, sc, st, r, rc, rt, root);
+        call("gather", () -> coll.gather(s, sc, st, r, rc, rt, root));
     }
 
     @Override
     public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
-        coll.gatherv(s, sc, st, r, rcounts, displs, rt, root);
+        call("gatherv", () -> coll.gatherv(s, sc, st, r, rcounts, displs, rt, root));
     }
 
     @Override
     public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        coll.scatter(s, sc, st, r, rc, rt, root);
+        call("scatter", () -> coll.scatter(s, sc, st, r, rc, rt, root));
     }
 
     @Override
     public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        coll.scatterv(s, scounts, displs, st, r, rc, rt, root);
+        call("scatterv", () -> coll.scatterv(s, scounts, displs, st, r, rc, rt, root));
     }
 
     @Override
     public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        coll.allGather(s, sc, st, r, rc, rt);
+        call("allGather", () -> coll.allGather(s, sc, st, r, rc, rt));
     }
 
     @Override
     public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
-        coll.allGatherv(s, sc, st, r, rcounts, displs, rt);
+        call("allGatherv", () -> coll.allGatherv(s, sc, st, r, rcounts, displs, rt));
     }
 
     @Override
     public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        coll.allToAll(s, sc, st, r, rc, rt);
+        call("allToAll", () -> coll.allToAll(s, sc, st, r, rc, rt));
     }
 
     @Override
     public void allToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd, TypeDesc rt) {
-        coll.allToAllv(s, sc, sd, st, r, rc, rd, rt);
+        call("allToAllv", () -> coll.allToAllv(s, sc, sd, st, r, rc, rd, rt));
     }
 
     @Override
     public void reduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
-        coll.reduceScatter(s, r, rcounts, type, op);
+        call("reduceScatter", () -> coll.reduceScatter(s, r, rcounts, type, op));
     }
 
     @Override
     public void reduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
-        coll.reduceScatterBlock(s, r, rcount, type, op);
+        call("reduceScatterBlock", () -> coll.reduceScatterBlock(s, r, rcount, type, op));
     }
 
     @Override
     public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        coll.scan(s, r, count, type, op);
+        call("scan", () -> coll.scan(s, r, count, type, op));
     }
 
     @Override
     public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        coll.exScan(s, r, count, type, op);
+        call("exScan", () -> coll.exScan(s, r, count, type, op));
     }
 
     @Override
     public void allReduceMany(Buf[] s, Buf[] r, int[] counts, TypeDesc type, OpDesc op) {
-        coll.allReduceMany(s, r, counts, type, op);
+        call("allReduceMany", () -> coll.allReduceMany(s, r, counts, type, op));
     }
 
     @Override
     public BackendRequest iBarrier() {
-        return coll.iBarrier();
+        return call("iBarrier", () -> coll.iBarrier());
     }
 
     @Override
     public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
-        return coll.iBcast(buf, count, type, root);
+        return call("iBcast", () -> coll.iBcast(buf, count, type, root));
     }
 
     @Override
     public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        return coll.iReduce(s, r, count, type, op, root);
+        return call("iReduce", () -> coll.iReduce(s, r, count, type, op, root));
     }
 
     @Override
     public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return coll.iAllReduce(s, r, count, type, op);
+        return call("iAllReduce", () -> coll.iAllReduce(s, r, count, type, op));
     }
 
     @Override
     public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        return coll.iGather(s, sc, st, r, rc, rt, root);
+        return call("iGather", () -> coll.iGather(s, sc, st, r, rc, rt, root));
     }
 
     @Override
     public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
                                    int root) {
-        return coll.iGatherv(s, sc, st, r, rcounts, displs, rt, root);
+        return call("iGatherv", () -> coll.iGatherv(s, sc, st, r, rcounts, displs, rt, root));
     }
 
     @Override
     public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        return coll.iScatter(s, sc, st, r, rc, rt, root);
+        return call("iScatter", () -> coll.iScatter(s, sc, st, r, rc, rt, root));
     }
 
     @Override
     public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
                                     int root) {
-        return coll.iScatterv(s, scounts, displs, st, r, rc, rt, root);
+        return call("iScatterv", () -> coll.iScatterv(s, scounts, displs, st, r, rc, rt, root));
     }
 
     @Override
     public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        return coll.iAllGather(s, sc, st, r, rc, rt);
+        return call("iAllGather", () -> coll.iAllGather(s, sc, st, r, rc, rt));
     }
 
     @Override
     public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs,
                                       TypeDesc rt) {
-        return coll.iAllGatherv(s, sc, st, r, rcounts, displs, rt);
+        return call("iAllGatherv", () -> coll.iAllGatherv(s, sc, st, r, rcounts, displs, rt));
     }
 
     @Override
     public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        return coll.iAllToAll(s, sc, st, r, rc, rt);
+        return call("iAllToAll", () -> coll.iAllToAll(s, sc, st, r, rc, rt));
     }
 
     @Override
     public BackendRequest iAllToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd,
                                      TypeDesc rt) {
-        return coll.iAllToAllv(s, sc, sd, st, r, rc, rd, rt);
+        return call("iAllToAllv", () -> coll.iAllToAllv(s, sc, sd, st, r, rc, rd, rt));
     }
 
     @Override
     public BackendRequest iReduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
-        return coll.iReduceScatter(s, r, rcounts, type, op);
+        return call("iReduceScatter", () -> coll.iReduceScatter(s, r, rcounts, type, op));
     }
 
     @Override
     public BackendRequest iReduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
-        return coll.iReduceScatterBlock(s, r, rcount, type, op);
+        return call("iReduceScatterBlock", () -> coll.iReduceScatterBlock(s, r, rcount, type, op));
     }
 
     @Override
     public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return coll.iScan(s, r, count, type, op);
+        return call("iScan", () -> coll.iScan(s, r, count, type, op));
     }
 
     @Override
     public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return coll.iExScan(s, r, count, type, op);
+        return call("iExScan", () -> coll.iExScan(s, r, count, type, op));
     }
 
     @Override

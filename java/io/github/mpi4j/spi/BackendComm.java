@@ -78,6 +78,25 @@ public interface BackendComm {
     /** Persistent receive (MPI_Recv_init); inactive until started. */
     BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag);
 
+    // ---- the bracket around one collective call of the API ------------------------------
+
+    /**
+     * Opens one collective call of the API at this rank, before its arguments are checked:
+     * everything the call does on this communicator until {@link #endCollective} belongs to it
+     * (a backend may number calls, so that every rank numbers them alike even when a call fails
+     * its checks at one rank only). Calls do not nest across communicators.
+     */
+    default void beginCollective(String call, boolean nonBlocking) {
+    }
+
+    /**
+     * Closes the call opened by {@link #beginCollective}; {@code failure} is what leaves the
+     * call at this rank (a bad argument, an error inside the schedule), or null. A backend may
+     * tell the other ranks about the failure so that they do not wait for this rank.
+     */
+    default void endCollective(Throwable failure) {
+    }
+
     // ---- blocking collectives -----------------------------------------------------------
 
     void barrier();

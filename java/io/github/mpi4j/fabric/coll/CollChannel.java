@@ -1,5 +1,6 @@
 package io.github.mpi4j.fabric.coll;
 
+import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
 
 /**
@@ -25,8 +26,23 @@ public interface CollChannel {
     /** Starts receiving {@code len} bytes from {@code peer} into {@code buf} at byte {@code off}. */
     CollOp irecv(int peer, int tag, Buf buf, long off, long len);
 
-    /** Waits for all the operations (null entries are skipped). */
+    /**
+     * Waits for all the operations (null entries are skipped). Throws, with the operations
+     * given up, when another rank reports that it failed the collective call in progress.
+     */
     void waitAll(CollOp... ops);
+
+    /**
+     * The tag of the next step schedule of the collective call in progress on this thread: every
+     * rank gets the same tags for the same call, and no two calls share one.
+     */
+    int tag();
+
+    /**
+     * Runs the rest of the (non-blocking) call in progress later, in call order, on a thread of
+     * the communicator; the request completes when it has run.
+     */
+    BackendRequest later(Runnable schedule);
 
     default void send(int peer, int tag, Buf buf, long off, long len) {
         waitAll(isend(peer, tag, buf, off, len));

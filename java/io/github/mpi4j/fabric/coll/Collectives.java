@@ -8,20 +8,16 @@ import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
-import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import mpi.MPI;
 import mpi.MPIException;
 
 /**
  * The collective operations of one fabric communicator, as schedules of point-to-point steps
- * on its {@link CollChannel}. Each call takes the next tag of the communicator (all ranks call
- * collectives in the same order, so they agree on it), which keeps concurrent collectives —
- * non-blocking ones run on a worker thread — apart.
+ * on its {@link CollChannel}. Each step schedule takes the next tag of the collective call in
+ * progress ({@link CollChannel#tag}: all ranks number calls alike, and no two calls share a tag),
+ * which keeps concurrent collectives — non-blocking ones run on a worker thread — and the
+ * leftovers of a failed one apart.
  *
  * <p>Algorithms are picked by {@link CostModel} from message size and world size; see
  * docs/collectives.md. All byte offsets are whole elements of the buffers' kinds.
@@ -35,8 +31,6 @@ public final class Collectives {
      * non-blocking collectives and for parts of the communicator never do.
      */
     private final boolean blocking;
-    private int nextTag;
-    private ExecutorService worker;
     /** Node layout of the communicator, worked out at the first node-aware schedule. */
     private NodeLayout layout;
 
@@ -46,10 +40,8 @@ public final class Collectives {
         this.blocking = true;
     }
 
-    private synchronized int tag() {
-        int t = nextTag;
-        nextTag = (nextTag + 1) & 0x3fffffff;
-        return t;
+    private int tag() {
+        return ch.tag();
     }
 
     // =====================================================================================
@@ -211,7 +203,10 @@ public final class Collectives {
             if (s != Buf.IN_PLACE) copy(s, 0, r, 0, len);
             return;
         }
-        int tag = tag();
+        int tag = tag(), acceptedTag = tag();
+        // As in gatherv, a non-root completes only once the root has taken part.
+        CollOp[] accepted = me == root ? acceptAll(acceptedTag) : null;
+        CollOp rootAccepted = me == root ? null : ch.irecv(root, acceptedTag, NONE, 0, 0);
         // An order-preserving binomial tree: rank 0's subtree combines lower ranks first, which
         // is right for non-commutative ops; commutative ones use ranks relative to the root.
         boolean commutative = op.commutative;
@@ -228,6 +223,8 @@ public final class Collectives {
         } else if (me == root) {
             ch.recv(0, tag, r, 0, len);
         }
+        if (accepted != null) ch.waitAll(accepted);
+        else ch.waitAll(rootAccepted);
     }
 
     /**
@@ -329,10 +326,10 @@ public final class Collectives {
     /** The schedules over a part of this communicator (same cost model, tags given by the caller). */
     private Collectives over(CollChannel part) {
         NodeLayout l = layout();
-        if (part == l.local) return localPart != null ? localPart : (localPart = new Collectives(part, model, 0));
-        if (part == l.leaders) return leadersPart != null ? leadersPart : (leadersPart = new Collectives(part, model, 0));
-        if (part == l.peers) return peersPart != null ? peersPart : (peersPart = new Collectives(part, model, 0));
-        return new Collectives(part, model, 0);
+        if (part == l.local) return localPart != null ? localPart : (localPart = new Collectives(part, model));
+        if (part == l.leaders) return leadersPart != null ? leadersPart : (leadersPart = new Collectives(part, model));
+        if (part == l.peers) return peersPart != null ? peersPart : (peersPart = new Collectives(part, model));
+        return new Collectives(part, model);
     }
 
     /**
@@ -613,12 +610,18 @@ public final class Collectives {
         gatherv(s, sc, st, r, counts, displs, rt, root);
     }
 
+    /**
+     * A non-root's part completes only with the root's "accepted" message (sent when the root
+     * starts its part), so that a call the root refuses fails at every rank, not only there.
+     */
     public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
-        int n = ch.size(), me = ch.rank(), tag = tag();
+        int n = ch.size(), me = ch.rank(), tag = tag(), acceptedTag = tag();
         if (me != root) {
-            ch.send(root, tag, s, 0, bytes(sc, st));
+            CollOp accepted = ch.irecv(root, acceptedTag, NONE, 0, 0);
+            ch.waitAll(ch.isend(root, tag, s, 0, bytes(sc, st)), accepted);
             return;
         }
+        CollOp[] accepted = acceptAll(acceptedTag);
         long ext = rt.extent;
         CollOp[] ops = new CollOp[n];
         for (int i = 0; i < n; i++) {
@@ -627,6 +630,17 @@ public final class Collectives {
         }
         if (s != Buf.IN_PLACE) copy(s, 0, r, (long) displs[me] * ext, bytes(sc, st));
         ch.waitAll(ops);
+        ch.waitAll(accepted);
+    }
+
+    private static final Buf NONE = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
+
+    /** The root tells every other rank that it has taken part (an empty message each). */
+    private CollOp[] acceptAll(int acceptedTag) {
+        int n = ch.size(), me = ch.rank();
+        CollOp[] ops = new CollOp[n];
+        for (int i = 0; i < n; i++) if (i != me) ops[i] = ch.isend(i, acceptedTag, NONE, 0, 0);
+        return ops;
     }
 
     public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
@@ -850,66 +864,8 @@ public final class Collectives {
 
     // =====================================================================================
     // Non-blocking: the same schedules on a worker thread of this communicator, started in
-    // call order; the tag is taken at call time on the caller's thread.
+    // call order; the call is numbered when made, on the caller's thread.
     // =====================================================================================
-
-    private synchronized ExecutorService worker() {
-        if (worker == null) {
-            worker = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "mpi4j-collectives");
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        return worker;
-    }
-
-    /** Stops the worker (communicator freed); running collectives finish first. */
-    public synchronized void shutdown() {
-        if (worker != null) {
-            worker.shutdown();
-            worker = null;
-        }
-    }
-
-    private BackendRequest async(Runnable schedule) {
-        Future<?> f = worker().submit(schedule);
-        return new BackendRequest() {
-            private boolean finished;
-
-            @Override
-            public void waitFor(StatusData status) {
-                if (finished) return;
-                try {
-                    f.get(365, TimeUnit.DAYS);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    finished = true;
-                    Throwable c = e.getCause();
-                    if (c instanceof RuntimeException) throw (RuntimeException) c;
-                    throw new MPIException(c);
-                } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
-                    throw new MPIException(e);
-                }
-                finished = true;
-                if (status != null) status.set(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false, 0);
-            }
-
-            @Override
-            public boolean test(StatusData status) {
-                if (!finished && !f.isDone()) return false;
-                waitFor(status);
-                return true;
-            }
-
-            @Override
-            public void cancel() {
-            }
-
-            @Override
-            public void free() {
-            }
-        };
-    }
 
     public BackendRequest iBarrier() {
         return ordered(Collectives::barrier);
@@ -979,30 +935,19 @@ public final class Collectives {
     }
 
     /**
-     * Runs a blocking schedule later on the worker, on a sub-instance whose tags come from a
-     * block reserved now: every rank reserves blocks in the same (call) order, so tags agree
-     * even while blocking collectives run meanwhile on the caller's thread.
+     * Runs a blocking schedule later on the communicator's worker, as the rest of the call in
+     * progress (whose tags it takes). A separate instance: no shared-memory slots, temporaries
+     * of its own.
      */
     private BackendRequest ordered(java.util.function.Consumer<Collectives> schedule) {
-        Collectives sub = new Collectives(ch, model, reserveTags());
+        Collectives sub = new Collectives(ch, model);
         sub.layout = layout;
-        return async(() -> schedule.accept(sub));
+        return ch.later(() -> schedule.accept(sub));
     }
 
-    private Collectives(CollChannel ch, CostModel model, int firstTag) {
+    private Collectives(CollChannel ch, CostModel model) {
         this.ch = ch;
         this.model = model;
         this.blocking = false;
-        this.nextTag = firstTag;
-    }
-
-    /** Tags of non-blocking collectives: blocks of 16384 above those of blocking ones. */
-    private static final int NB_TAG_BASE = 0x40000000;
-    private int nbCounter;
-
-    private synchronized int reserveTags() {
-        int base = NB_TAG_BASE + (nbCounter & 0xffff) * 16384;
-        nbCounter++;
-        return base;
     }
 }

@@ -105,6 +105,16 @@ final class NodeLayout {
         }
 
         @Override
+        public int tag() {
+            return parent.tag();
+        }
+
+        @Override
+        public io.github.mpi4j.spi.BackendRequest later(Runnable schedule) {
+            return parent.later(schedule);
+        }
+
+        @Override
         public int[] nodeOf() {
             return nodes;
         }

@@ -1,0 +1,385 @@
+package io.github.mpi4j.fabric;
+
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.StatusData;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Numbering and failure of the collective calls of one fabric communicator.
+ *
+ * <p><b>Numbering.</b> Every collective call takes the next sequence number of its
+ * communicator when it begins, at every rank and in call order (MPI requires all ranks to call
+ * collectives in the same order) — also a call that then fails its argument checks at one rank
+ * only, since the API opens the call before checking ({@code BackendComm.beginCollective}).
+ * The messages of call {@code s} carry tags of its own block, {@code (s mod SEQ_MOD) * STEPS +
+ * step}, so a message of one call can never be matched by another, whatever happened to the
+ * calls before it. Non-blocking calls take their number when called and run later on the
+ * communicator's worker thread.
+ *
+ * <p><b>Failure.</b> A rank whose part of a call fails (arguments only it can see are wrong, an
+ * error inside the schedule, a deadline) sends a notice — the call's number and the reason —
+ * to every other member, on the collective context under
+ * {@link #NOTICE_TAG}. A rank waiting inside that call reads the notice, gives up its pending
+ * operations and throws an {@code MPIException} naming the failed rank and its reason; a rank
+ * that has not reached the call yet keeps the notice until it does. Messages already sent for
+ * the failed call are discarded where they arrive. The communicator stays usable.
+ */
+final class CollSequencer {
+    /** Tag of failure notices; no call's block reaches it. */
+    static final int NOTICE_TAG = Integer.MAX_VALUE;
+    /** Tags per call: one per step schedule the call runs (a call uses at most a few). */
+    static final int STEPS = 16;
+    /** Calls before tags repeat: (SEQ_MOD - 1) * STEPS + STEPS - 1 stays below NOTICE_TAG. */
+    private static final long SEQ_MOD = Integer.MAX_VALUE / STEPS;
+    /** Longest reason sent in a notice (characters): notices stay small, eager messages. */
+    private static final int MAX_REASON = 1000;
+    /** Failures of calls not begun here yet that are kept (a bound against a flood of notices). */
+    private static final int MAX_NOTICES = 1024;
+    /** Calls after a failure during which messages of finished calls are looked for. */
+    private static final int STRAY_WATCH = 1024;
+
+    /** The call in progress on this thread (blocking calls, and non-blocking ones on the worker). */
+    private static final ThreadLocal<Run> CURRENT = new ThreadLocal<>();
+
+    private final FabricComm comm;
+    private final Engine engine;
+    private final int ctx;
+    private final int[] members;
+
+    private long nextSeq;
+    /** Calls finished at this rank: all below {@code finishedBelow}, and these above. */
+    private long finishedBelow;
+    private final TreeSet<Long> finishedAbove = new TreeSet<>();
+    /** Failures that peers reported for calls not finished here (usually: not begun yet). */
+    private final Map<Long, Notice> notices = new HashMap<>();
+    /** Calls left during which to look for strays: messages sent for failed calls. */
+    private int strayWatch;
+    private final Object drainLock = new Object();
+    private ExecutorService worker;
+
+    /** One collective call at this rank. */
+    final class Run {
+        final long seq;
+        final String call;
+        final int base;
+        final Run outer;
+        int steps;
+        int depth = 1;
+        /** The schedule runs on to the worker (non-blocking call). */
+        boolean async;
+        boolean failed;
+        /** Why the call failed elsewhere, once a notice said so. */
+        volatile Notice notice;
+        final ArrayList<Engine.Op> ops = new ArrayList<>();
+
+        Run(long seq, String call, Run outer) {
+            this.seq = seq;
+            this.call = call;
+            this.outer = outer;
+            this.base = (int) (seq % SEQ_MOD) * STEPS;
+        }
+
+        CollSequencer owner() {
+            return CollSequencer.this;
+        }
+    }
+
+    /** A peer's report that call {@link #seq} failed there. */
+    private static final class Notice {
+        final int rank;
+        final String reason;
+
+        Notice(int rank, String reason) {
+            this.rank = rank;
+            this.reason = reason;
+        }
+    }
+
+    CollSequencer(FabricComm comm, Engine engine, int ctx, int[] members) {
+        this.comm = comm;
+        this.engine = engine;
+        this.ctx = ctx;
+        this.members = members;
+    }
+
+    // =====================================================================================
+    // Opening and closing calls
+    // =====================================================================================
+
+    /** Opens a call (or, inside a call of this communicator, a part of it). */
+    void begin(String call) {
+        Run r = CURRENT.get();
+        if (r != null && r.owner() == this) {
+            r.depth++;
+            return;
+        }
+        long seq;
+        synchronized (this) {
+            seq = nextSeq++;
+        }
+        CURRENT.set(new Run(seq, call, r));
+        discardStrays();
+    }
+
+    /** Closes what {@link #begin} opened; {@code failure} is what leaves it, or null. */
+    void end(Throwable failure) {
+        Run r = CURRENT.get();
+        if (r == null || r.owner() != this) return;
+        if (failure != null) fail(r, failure);
+        if (--r.depth > 0) return;
+        restore(r.outer);
+        if (!r.async) finish(r);
+    }
+
+    private static void restore(Run outer) {
+        if (outer == null) CURRENT.remove();
+        else CURRENT.set(outer);
+    }
+
+    private Run current() {
+        Run r = CURRENT.get();
+        return r != null && r.owner() == this ? r : null;
+    }
+
+    /** The tag of the next step schedule of the call in progress on this thread. */
+    int tag() {
+        Run r = current();
+        if (r == null) throw new IllegalStateException("fabric collective step outside a collective call");
+        if (r.steps == STEPS) throw new IllegalStateException(r.call + ": more than " + STEPS + " step schedules");
+        return r.base + r.steps++;
+    }
+
+    /** Remembers an operation of the call in progress, to give it up if the call fails. */
+    void track(Engine.Op op) {
+        Run r = current();
+        if (r != null && !op.done) r.ops.add(op);
+    }
+
+    private void finish(Run r) {
+        synchronized (this) {
+            if (r.seq == finishedBelow) {
+                finishedBelow++;
+                while (finishedAbove.remove(finishedBelow)) finishedBelow++;
+            } else {
+                finishedAbove.add(r.seq);
+            }
+            notices.remove(r.seq);
+            if (r.failed) strayWatch = STRAY_WATCH;
+        }
+        if (r.failed) discardStrays();
+    }
+
+    private synchronized boolean finished(long seq) {
+        return seq < finishedBelow || finishedAbove.contains(seq);
+    }
+
+    // =====================================================================================
+    // Waiting, and failing
+    // =====================================================================================
+
+    /** Waits for {@code op} of the call in progress; throws if a peer reports the call failed. */
+    void waitFor(Engine.Op op) {
+        Run r = current();
+        if (r == null) {
+            engine.waitFor(op, "collective");
+            return;
+        }
+        engine.waitFor(op, r.call, () -> failedElsewhere(r));
+        if (!op.done) {
+            Notice n = r.notice;
+            throw MPIException.of(MPI.ERR_OTHER, r.call + ": rank " + n.rank + " failed its part of this collective"
+                    + " (call #" + r.seq + " on " + comm + "), so it cannot complete here: " + n.reason);
+        }
+    }
+
+    private boolean failedElsewhere(Run r) {
+        if (r.notice != null) return true;
+        drainNotices();
+        synchronized (this) {
+            Notice n = notices.get(r.seq);
+            if (n != null) r.notice = n;
+            return n != null;
+        }
+    }
+
+    /** Reads the failure notices that have arrived. */
+    private void drainNotices() {
+        synchronized (drainLock) {
+            StatusData st = new StatusData();
+            while (engine.iprobe(ctx, MPI.ANY_SOURCE, NOTICE_TAG, st)) {
+                byte[] b = new byte[(int) st.bytes];
+                Engine.RecvOp op = engine.irecv(ctx, st.source, NOTICE_TAG, new Buf(b, BaseKind.BYTE, 0, b.length), 0,
+                        b.length);
+                engine.waitFor(op, "collective failure notice");
+                if (b.length < 8) continue; // not a notice of ours
+                ByteBuffer in = ByteBuffer.wrap(b);
+                long seq = in.getLong();
+                String reason = new String(b, in.position(), b.length - in.position(), StandardCharsets.UTF_8);
+                int rank = comm.rankOfWorld(st.source);
+                synchronized (this) {
+                    if (!finished(seq) && notices.size() < MAX_NOTICES) {
+                        notices.putIfAbsent(seq, new Notice(rank, reason));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Call {@code r} failed at this rank: give up its operations and, if the failure is ours, tell the peers. */
+    private void fail(Run r, Throwable failure) {
+        synchronized (this) {
+            if (r.failed) return;
+            r.failed = true;
+        }
+        for (Engine.Op op : r.ops) engine.abandon(op);
+        r.ops.clear();
+        if (r.notice == null) tellPeers(r, failure);
+    }
+
+    private void tellPeers(Run r, Throwable failure) {
+        String reason = failure.getMessage() != null ? failure.getMessage() : failure.toString();
+        if (reason.length() > MAX_REASON) reason = reason.substring(0, MAX_REASON) + "...";
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        byte[] b = ByteBuffer.allocate(8 + text.length).putLong(r.seq).put(text).array();
+        Buf buf = new Buf(b, BaseKind.BYTE, 0, b.length);
+        Engine.Op[] sent = new Engine.Op[members.length];
+        try {
+            for (int p = 0; p < members.length; p++) {
+                if (members[p] == engine.me) continue;
+                sent[p] = engine.isend(ctx, members[p], NOTICE_TAG, buf, 0, b.length, false);
+            }
+            for (Engine.Op op : sent) if (op != null) engine.waitFor(op, "collective failure notice");
+        } catch (MPIException e) {
+            // The fabric itself failed (a peer is gone): every rank learns that anyway.
+        }
+    }
+
+    /**
+     * Drops the messages of calls already finished here: they can never be received (no later
+     * call has their tags), so they are strays of a failed call, sent by ranks that did not know
+     * yet. Looked for only during a while after a failure.
+     */
+    private void discardStrays() {
+        long below;
+        Long[] above;
+        synchronized (this) {
+            if (strayWatch == 0) return;
+            strayWatch--;
+        }
+        drainNotices(); // notices of finished calls go too
+        synchronized (this) {
+            below = finishedBelow;
+            above = finishedAbove.toArray(new Long[0]);
+        }
+        engine.discard(ctx, tag -> tag != NOTICE_TAG && finishedIn(tag / STEPS, below, above));
+    }
+
+    /** Whether the call numbered {@code seqMod} (mod SEQ_MOD) is finished, given a snapshot of the record. */
+    private static boolean finishedIn(long seqMod, long below, Long[] above) {
+        long ahead = Math.floorMod(seqMod - below, SEQ_MOD);
+        if (ahead >= SEQ_MOD / 2) return true; // before every unfinished call
+        for (Long a : above) if (a == below + ahead) return true;
+        return false;
+    }
+
+    // =====================================================================================
+    // Non-blocking calls: the rest of the call runs on the worker, in call order
+    // =====================================================================================
+
+    /** Runs the rest of the call in progress later, on the worker; the request completes with it. */
+    BackendRequest later(Runnable schedule) {
+        Run r = current();
+        if (r == null) throw new IllegalStateException("non-blocking collective outside a collective call");
+        r.async = true;
+        Future<?> f = worker().submit(() -> {
+            CURRENT.set(r);
+            Throwable failure = null;
+            try {
+                schedule.run();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                throw e;
+            } finally {
+                if (failure != null) fail(r, failure);
+                CURRENT.remove();
+                finish(r);
+            }
+        });
+        return new BackendRequest() {
+            private boolean finished;
+
+            @Override
+            public void waitFor(StatusData status) {
+                if (finished) return;
+                try {
+                    f.get(365, TimeUnit.DAYS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    finished = true;
+                    Throwable c = e.getCause();
+                    if (c instanceof RuntimeException) throw (RuntimeException) c;
+                    throw new MPIException(c);
+                } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+                    throw new MPIException(e);
+                }
+                finished = true;
+                if (status != null) status.set(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false, 0);
+            }
+
+            @Override
+            public boolean test(StatusData status) {
+                if (!finished && !f.isDone()) return false;
+                waitFor(status);
+                return true;
+            }
+
+            @Override
+            public void cancel() {
+            }
+
+            @Override
+            public void free() {
+            }
+        };
+    }
+
+    private synchronized ExecutorService worker() {
+        if (worker == null) {
+            worker = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mpi4j-collectives");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return worker;
+    }
+
+    /**
+     * The communicator is freed: non-blocking calls already made still complete (MPI says they
+     * do), then {@code release} runs and the worker ends; notices are dropped.
+     */
+    synchronized void shutdown(Runnable release) {
+        if (worker != null) {
+            worker.submit(release);
+            worker.shutdown();
+            worker = null;
+        } else {
+            release.run();
+        }
+        notices.clear();
+        finishedAbove.clear();
+        strayWatch = 0;
+    }
+}
