@@ -135,6 +135,22 @@ public class Comm implements Freeable, Cloneable {
         return t.layout == Layout.OBJECT;
     }
 
+    /**
+     * The one check for collectives that cannot carry MPI.OBJECT (the v-variants: their counts
+     * and displacements address fixed-size elements, objects have none). Every datatype argument
+     * is checked, also those MPI ignores on this rank, so all ranks of a program that passes
+     * MPI.OBJECT refuse the call alike, before any backend sees it.
+     */
+    static void rejectObjects(String call, Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && t.desc != null && isObject(t.desc)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by " + call
+                        + " (counts and displacements need fixed-size elements); use the form without v, "
+                        + "or serialize the objects into a byte array yourself");
+            }
+        }
+    }
+
     // =====================================================================================
     // Management
     // =====================================================================================
@@ -668,6 +684,7 @@ public class Comm implements Freeable, Cloneable {
     final Request gathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
         BackendComm c = impl(call);
+        rejectObjects(call, sendtype, recvtype);
         checkRoot(call, c, root);
         boolean isRoot = c.rank() == root;
         checkNotAliased(call, sendbuf, recvbuf);
@@ -687,10 +704,6 @@ public class Comm implements Freeable, Cloneable {
             sendcount = recvcounts[c.rank()];
         } else {
             st = type(call, "sendtype", sendtype);
-            if (isObject(st)) {
-                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the v-variants; "
-                        + "use gather");
-            }
             s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
         }
         if (!nb) {
@@ -737,6 +750,7 @@ public class Comm implements Freeable, Cloneable {
                                Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype,
                                int root) {
         BackendComm c = impl(call);
+        rejectObjects(call, sendtype, recvtype);
         checkRoot(call, c, root);
         boolean isRoot = c.rank() == root;
         checkNotAliased(call, sendbuf, recvbuf);
@@ -798,6 +812,7 @@ public class Comm implements Freeable, Cloneable {
                                  Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] displs,
                                  Datatype recvtype) {
         BackendComm c = impl(call);
+        rejectObjects(call, sendtype, recvtype);
         checkNotAliased(call, sendbuf, recvbuf);
         TypeDesc rt = type(call, "recvtype", recvtype);
         int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
@@ -853,6 +868,7 @@ public class Comm implements Freeable, Cloneable {
                                 Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] rdispls,
                                 Datatype recvtype) {
         BackendComm c = impl(call);
+        rejectObjects(call, sendtype, recvtype);
         checkNotAliased(call, sendbuf, recvbuf);
         TypeDesc rt = type(call, "recvtype", recvtype);
         int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());
