@@ -12,6 +12,7 @@ import io.github.mpi4j.spi.TypeDesc;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -20,10 +21,10 @@ import java.io.ObjectOutputStream;
  * {@code MPI.OBJECT}: Java objects sent as serialized bytes (mpiJava 1.2 / MPJ Express). Each
  * message is one serialized {@code Object[]} of the items sent; backends only ever see bytes.
  *
- * <p>Deserialization always runs under an {@link ObjectInputFilter}: limits on depth, references
- * and bytes, a deny-list of classes known to be dangerous, and whatever the user adds with
- * {@code -Dmpi4j.serialFilter=<pattern>} (JDK filter syntax, checked first; for example
- * {@code com.example.**;java.base/*;!*} to allow only those classes).
+ * <p>Deserialization runs under {@link ObjectFilter} (limits tied to the message's size, and
+ * which classes are admitted) merged with the JVM-wide filter: a class passes only if neither
+ * refuses it. Every failure, on either side, is an {@link MPIException} on the rank that saw it:
+ * refused or corrupt data, a graph too deep for the stack, out of memory. See docs/objects.md.
  */
 final class ObjectMessages {
     private ObjectMessages() {
@@ -31,20 +32,6 @@ final class ObjectMessages {
 
     private static final TypeDesc BYTES = Predefined.T_BYTE;
     private static final TypeDesc INTS = Predefined.T_INT;
-
-    private static final String LIMITS = "maxdepth=100;maxrefs=10000000;maxarray=100000000";
-    private static final String DENIED = "!org.apache.commons.collections.functors.*;"
-            + "!org.apache.commons.collections4.functors.*;!org.codehaus.groovy.runtime.*;"
-            + "!org.springframework.beans.factory.*;!com.sun.org.apache.xalan.internal.xsltc.trax.*;"
-            + "!javax.management.*;!java.rmi.*;!sun.rmi.*;!com.sun.jndi.*;!javax.naming.*";
-
-    private static final ObjectInputFilter FILTER = buildFilter();
-
-    private static ObjectInputFilter buildFilter() {
-        String user = System.getProperty("mpi4j.serialFilter", "").trim();
-        String pattern = (user.isEmpty() ? "" : user + ";") + LIMITS + ";" + DENIED;
-        return ObjectInputFilter.Config.createFilter(pattern);
-    }
 
     // ---- serialization -----------------------------------------------------------------------
 
@@ -72,23 +59,82 @@ final class ObjectMessages {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(items);
-        } catch (IOException e) {
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException | RuntimeException e) {
             throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot serialize MPI.OBJECT data: " + e);
+        } catch (StackOverflowError e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot serialize MPI.OBJECT data: the "
+                    + "object graph is too deep for this thread's stack (StackOverflowError); send a flatter "
+                    + "structure, e.g. an array instead of a long linked chain");
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": cannot serialize MPI.OBJECT data: out of "
+                    + "memory while encoding " + count + " objects (" + bytes.size() + " bytes written so far)");
         }
-        return bytes.toByteArray();
     }
 
     static Object[] deserialize(String call, byte[] data, int from, int length) {
+        ObjectFilter mine = new ObjectFilter(call, length);
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data, from, length))) {
-            in.setObjectInputFilter(FILTER);
+            in.setObjectInputFilter(withJvmFilter(mine, in.getObjectInputFilter()));
             Object o = in.readObject();
             if (!(o instanceof Object[])) {
                 throw MPIException.of(MPI.ERR_OTHER, call + ": received data is not an MPI.OBJECT message");
             }
             return (Object[]) o;
-        } catch (IOException | ClassNotFoundException e) {
-            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize MPI.OBJECT data ("
-                    + "rejected by the serialization filter or corrupt): " + e);
+        } catch (InvalidClassException e) {
+            if (mine.refusal != null) {
+                throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": MPI.OBJECT message of " + length
+                        + " bytes refused: " + mine.refusal);
+            }
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": MPI.OBJECT message of " + length
+                    + " bytes refused" + (mine.lastClass == null ? "" : " at class " + mine.lastClass.getName())
+                    + ": " + e.getMessage() + " (by the JVM-wide deserialization filter: jdk.serialFilter or "
+                    + "the filter factory; or the class does not match the sender's)");
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            if (e instanceof MPIException) throw (MPIException) e;
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize an MPI.OBJECT message"
+                    + " of " + length + " bytes (corrupt, or classes differ from the sender's): " + e);
+        } catch (StackOverflowError e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize an MPI.OBJECT message of "
+                    + length + " bytes: the object graph is too deep for this thread's stack");
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": out of memory while deserializing an "
+                    + "MPI.OBJECT message of " + length + " bytes");
+        }
+    }
+
+    /**
+     * mpi4j's filter merged with the stream's own (what jdk.serialFilter or the filter factory
+     * gave it): refused if either refuses, allowed if either allows, else undecided. The stream
+     * passes the result to the filter factory again, so a factory keeps the last word.
+     */
+    private static ObjectInputFilter withJvmFilter(ObjectFilter mine, ObjectInputFilter jvm) {
+        if (jvm == null) return mine;
+        return info -> {
+            ObjectInputFilter.Status a = mine.checkInput(info);
+            ObjectInputFilter.Status b = jvm.checkInput(info);
+            if (a == ObjectInputFilter.Status.REJECTED || b == ObjectInputFilter.Status.REJECTED) {
+                if (b == ObjectInputFilter.Status.REJECTED && mine.refusal == null && info.serialClass() != null) {
+                    mine.refusal = info.serialClass().getName() + " is REJECTED by the JVM-wide deserialization "
+                            + "filter (jdk.serialFilter=" + System.getProperty("jdk.serialFilter", "") + ")";
+                }
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            if (a == ObjectInputFilter.Status.ALLOWED || b == ObjectInputFilter.Status.ALLOWED) {
+                return ObjectInputFilter.Status.ALLOWED;
+            }
+            return ObjectInputFilter.Status.UNDECIDED;
+        };
+    }
+
+    /** A receive buffer of a message's size; running out of memory is an MPIException. */
+    private static byte[] buffer(String call, long n) {
+        try {
+            return new byte[(int) n];
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": out of memory for an MPI.OBJECT "
+                    + "message of " + n + " bytes");
         }
     }
 
@@ -125,7 +171,7 @@ final class ObjectMessages {
             return d;
         }
         c.probe(source, tag, d);
-        byte[] b = new byte[(int) d.bytes];
+        byte[] b = buffer(call, d.bytes);
         StatusData got = new StatusData();
         c.recv(bytes(b), b.length, BYTES, d.source, d.tag, got);
         Object[] items = deserialize(call, b, 0, b.length);
@@ -191,7 +237,7 @@ final class ObjectMessages {
             len[0] = b.length;
         }
         c.bcast(ints(len), 1, INTS, root);
-        if (b == null) b = new byte[len[0]];
+        if (b == null) b = buffer(call, len[0]);
         c.bcast(bytes(b), b.length, BYTES, root);
         if (c.rank() != root) store(call, deserialize(call, b, 0, b.length), a, offset, count);
     }
