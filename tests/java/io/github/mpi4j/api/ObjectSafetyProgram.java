@@ -314,8 +314,33 @@ public final class ObjectSafetyProgram {
             comm.recv(last, 1, MPI.OBJECT, 0, 9);
             check("still works".equals(last[0]), "objects still flow after the refusals");
         }
+        collectiveFailures(comm, rank);
         comm.barrier();
         check(GADGET_RUNS.get() == 0, "the gadget's readObject ran");
+    }
+
+    /**
+     * A rank that cannot serialize its part of a collective throws, and so do the others,
+     * naming it, at once (not at the fabric's deadline); the next collective works.
+     */
+    private static void collectiveFailures(Intracomm comm, int rank) {
+        Object deep = Node.chain(50_000);
+        Object[] b = {rank == 0 ? deep : null};
+        refused(() -> comm.bcast(b, 1, MPI.OBJECT, 0), "bcast whose root cannot serialize",
+                rank == 0 ? "too deep" : "rank 0 could not serialize");
+        Object[] part = {rank == 1 ? new Object() : "r" + rank}; // java.lang.Object is not Serializable
+        refused(() -> comm.allGather(part, 1, MPI.OBJECT, new Object[2], 1, MPI.OBJECT), "allGather",
+                rank == 1 ? "NotSerializableException" : "rank 1 could not serialize");
+        refused(() -> comm.gather(part, 1, MPI.OBJECT, new Object[2], 1, MPI.OBJECT, 0), "gather",
+                rank == 1 ? "NotSerializableException" : "rank 1 could not serialize");
+        Object[] sc = {"a", rank == 0 ? new Object() : null};
+        refused(() -> comm.scatter(sc, 1, MPI.OBJECT, new Object[1], 1, MPI.OBJECT, 0), "scatter",
+                rank == 0 ? "NotSerializableException" : "rank 0 could not serialize");
+        refused(() -> comm.allToAll(new Object[] {part[0], part[0]}, 1, MPI.OBJECT, new Object[2], 1, MPI.OBJECT),
+                "allToAll", rank == 1 ? "NotSerializableException" : "rank 1 could not serialize");
+        Object[] all = new Object[2];
+        comm.allGather(new Object[] {"r" + rank}, 1, MPI.OBJECT, all, 1, MPI.OBJECT);
+        check(Arrays.equals(new Object[] {"r0", "r1"}, all), "allGather after the failures");
     }
 
     private static long usedHeap() {
