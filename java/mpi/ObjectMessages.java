@@ -116,8 +116,10 @@ final class ObjectMessages {
             ObjectInputFilter.Status b = jvm.checkInput(info);
             if (a == ObjectInputFilter.Status.REJECTED || b == ObjectInputFilter.Status.REJECTED) {
                 if (b == ObjectInputFilter.Status.REJECTED && mine.refusal == null && info.serialClass() != null) {
+                    String property = System.getProperty("jdk.serialFilter");
                     mine.refusal = info.serialClass().getName() + " is REJECTED by the JVM-wide deserialization "
-                            + "filter (jdk.serialFilter=" + System.getProperty("jdk.serialFilter", "") + ")";
+                            + "filter (" + (property != null ? "jdk.serialFilter=" + property
+                            : "jdk.serialFilter or the filter factory") + ")";
                 }
                 return ObjectInputFilter.Status.REJECTED;
             }
