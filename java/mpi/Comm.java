@@ -135,6 +135,22 @@ public class Comm implements Freeable, Cloneable {
         return t.layout == Layout.OBJECT;
     }
 
+    /**
+     * The one check for collectives that cannot carry MPI.OBJECT (the v-variants: their counts
+     * and displacements address fixed-size elements, objects have none). Every datatype argument
+     * is checked, also those MPI ignores on this rank, so all ranks of a program that passes
+     * MPI.OBJECT refuse the call alike, before any backend sees it.
+     */
+    static void rejectObjects(String call, Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && t.desc != null && isObject(t.desc)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by " + call
+                        + " (counts and displacements need fixed-size elements); use the form without v, "
+                        + "or serialize the objects into a byte array yourself");
+            }
+        }
+    }
+
     // =====================================================================================
     // Management
     // =====================================================================================
@@ -716,6 +732,7 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
+            rejectObjects(call, sendtype, recvtype);
             checkRoot(call, c, root);
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
@@ -735,10 +752,6 @@ public class Comm implements Freeable, Cloneable {
                 sendcount = recvcounts[c.rank()];
             } else {
                 st = type(call, "sendtype", sendtype);
-                if (isObject(st)) {
-                    throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the v-variants; "
-                            + "use gather");
-                }
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
             if (!nb) {
@@ -803,6 +816,7 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
+            rejectObjects(call, sendtype, recvtype);
             checkRoot(call, c, root);
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
@@ -882,6 +896,7 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
+            rejectObjects(call, sendtype, recvtype);
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
@@ -955,6 +970,7 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
+            rejectObjects(call, sendtype, recvtype);
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());

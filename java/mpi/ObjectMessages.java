@@ -12,6 +12,7 @@ import io.github.mpi4j.spi.TypeDesc;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -20,10 +21,10 @@ import java.io.ObjectOutputStream;
  * {@code MPI.OBJECT}: Java objects sent as serialized bytes (mpiJava 1.2 / MPJ Express). Each
  * message is one serialized {@code Object[]} of the items sent; backends only ever see bytes.
  *
- * <p>Deserialization always runs under an {@link ObjectInputFilter}: limits on depth, references
- * and bytes, a deny-list of classes known to be dangerous, and whatever the user adds with
- * {@code -Dmpi4j.serialFilter=<pattern>} (JDK filter syntax, checked first; for example
- * {@code com.example.**;java.base/*;!*} to allow only those classes).
+ * <p>Deserialization runs under {@link ObjectFilter} (limits tied to the message's size, and
+ * which classes are admitted) merged with the JVM-wide filter: a class passes only if neither
+ * refuses it. Every failure, on either side, is an {@link MPIException} on the rank that saw it:
+ * refused or corrupt data, a graph too deep for the stack, out of memory. See docs/objects.md.
  */
 final class ObjectMessages {
     private ObjectMessages() {
@@ -31,20 +32,6 @@ final class ObjectMessages {
 
     private static final TypeDesc BYTES = Predefined.T_BYTE;
     private static final TypeDesc INTS = Predefined.T_INT;
-
-    private static final String LIMITS = "maxdepth=100;maxrefs=10000000;maxarray=100000000";
-    private static final String DENIED = "!org.apache.commons.collections.functors.*;"
-            + "!org.apache.commons.collections4.functors.*;!org.codehaus.groovy.runtime.*;"
-            + "!org.springframework.beans.factory.*;!com.sun.org.apache.xalan.internal.xsltc.trax.*;"
-            + "!javax.management.*;!java.rmi.*;!sun.rmi.*;!com.sun.jndi.*;!javax.naming.*";
-
-    private static final ObjectInputFilter FILTER = buildFilter();
-
-    private static ObjectInputFilter buildFilter() {
-        String user = System.getProperty("mpi4j.serialFilter", "").trim();
-        String pattern = (user.isEmpty() ? "" : user + ";") + LIMITS + ";" + DENIED;
-        return ObjectInputFilter.Config.createFilter(pattern);
-    }
 
     // ---- serialization -----------------------------------------------------------------------
 
@@ -72,23 +59,84 @@ final class ObjectMessages {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(items);
-        } catch (IOException e) {
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException | RuntimeException e) {
             throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot serialize MPI.OBJECT data: " + e);
+        } catch (StackOverflowError e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot serialize MPI.OBJECT data: the "
+                    + "object graph is too deep for this thread's stack (StackOverflowError); send a flatter "
+                    + "structure, e.g. an array instead of a long linked chain");
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": cannot serialize MPI.OBJECT data: out of "
+                    + "memory while encoding " + count + " objects (" + bytes.size() + " bytes written so far)");
         }
-        return bytes.toByteArray();
     }
 
     static Object[] deserialize(String call, byte[] data, int from, int length) {
+        ObjectFilter mine = new ObjectFilter(call, length);
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data, from, length))) {
-            in.setObjectInputFilter(FILTER);
+            in.setObjectInputFilter(withJvmFilter(mine, in.getObjectInputFilter()));
             Object o = in.readObject();
             if (!(o instanceof Object[])) {
                 throw MPIException.of(MPI.ERR_OTHER, call + ": received data is not an MPI.OBJECT message");
             }
             return (Object[]) o;
-        } catch (IOException | ClassNotFoundException e) {
-            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize MPI.OBJECT data ("
-                    + "rejected by the serialization filter or corrupt): " + e);
+        } catch (InvalidClassException e) {
+            if (mine.refusal != null) {
+                throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": MPI.OBJECT message of " + length
+                        + " bytes refused: " + mine.refusal);
+            }
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": MPI.OBJECT message of " + length
+                    + " bytes refused" + (mine.lastClass == null ? "" : " at class " + mine.lastClass.getName())
+                    + ": " + e.getMessage() + " (by the JVM-wide deserialization filter: jdk.serialFilter or "
+                    + "the filter factory; or the class does not match the sender's)");
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            if (e instanceof MPIException) throw (MPIException) e;
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize an MPI.OBJECT message"
+                    + " of " + length + " bytes (corrupt, or classes differ from the sender's): " + e);
+        } catch (StackOverflowError e) {
+            throw new MPIException(MPI.ERR_OTHER, MPI.ERR_OTHER, call + ": cannot deserialize an MPI.OBJECT message of "
+                    + length + " bytes: the object graph is too deep for this thread's stack");
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": out of memory while deserializing an "
+                    + "MPI.OBJECT message of " + length + " bytes");
+        }
+    }
+
+    /**
+     * mpi4j's filter merged with the stream's own (what jdk.serialFilter or the filter factory
+     * gave it): refused if either refuses, allowed if either allows, else undecided. The stream
+     * passes the result to the filter factory again, so a factory keeps the last word.
+     */
+    private static ObjectInputFilter withJvmFilter(ObjectFilter mine, ObjectInputFilter jvm) {
+        if (jvm == null) return mine;
+        return info -> {
+            ObjectInputFilter.Status a = mine.checkInput(info);
+            ObjectInputFilter.Status b = jvm.checkInput(info);
+            if (a == ObjectInputFilter.Status.REJECTED || b == ObjectInputFilter.Status.REJECTED) {
+                if (b == ObjectInputFilter.Status.REJECTED && mine.refusal == null && info.serialClass() != null) {
+                    String property = System.getProperty("jdk.serialFilter");
+                    mine.refusal = info.serialClass().getName() + " is REJECTED by the JVM-wide deserialization "
+                            + "filter (" + (property != null ? "jdk.serialFilter=" + property
+                            : "jdk.serialFilter or the filter factory") + ")";
+                }
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            if (a == ObjectInputFilter.Status.ALLOWED || b == ObjectInputFilter.Status.ALLOWED) {
+                return ObjectInputFilter.Status.ALLOWED;
+            }
+            return ObjectInputFilter.Status.UNDECIDED;
+        };
+    }
+
+    /** A receive buffer of a message's size; running out of memory is an MPIException. */
+    private static byte[] buffer(String call, long n) {
+        try {
+            return new byte[(int) n];
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_NO_MEM, MPI.ERR_NO_MEM, call + ": out of memory for an MPI.OBJECT "
+                    + "message of " + n + " bytes");
         }
     }
 
@@ -125,7 +173,7 @@ final class ObjectMessages {
             return d;
         }
         c.probe(source, tag, d);
-        byte[] b = new byte[(int) d.bytes];
+        byte[] b = buffer(call, d.bytes);
         StatusData got = new StatusData();
         c.recv(bytes(b), b.length, BYTES, d.source, d.tag, got);
         Object[] items = deserialize(call, b, 0, b.length);
@@ -181,33 +229,85 @@ final class ObjectMessages {
     }
 
     // ---- collectives ---------------------------------------------------------------------------
+    // Sizes travel first, so a rank that cannot serialize its part sends FAILED instead of a
+    // size: the others learn of it in the same collective and throw too, instead of waiting.
+
+    /** A size that says "this rank could not serialize its data". */
+    private static final int FAILED = -1;
+
+    /** Serializes, or records the failure in {@code failure[0]} and returns null. */
+    private static byte[] trySerialize(String call, Object[] a, int offset, int count, MPIException[] failure) {
+        try {
+            return serialize(call, a, offset, count);
+        } catch (MPIException e) {
+            failure[0] = e;
+            return null;
+        }
+    }
+
+    private static MPIException peerFailed(String call, int rank) {
+        return MPIException.of(MPI.ERR_OTHER, call + ": rank " + rank + " could not serialize its MPI.OBJECT data "
+                + "(the exception on rank " + rank + " says why)");
+    }
+
+    /** The first rank whose size is FAILED, or -1. */
+    private static int firstFailed(int[] lens) {
+        for (int r = 0; r < lens.length; r++) if (lens[r] == FAILED) return r;
+        return -1;
+    }
+
+    /** FAILED sizes as empty parts, for the data exchange that follows. */
+    private static int[] withoutFailed(int[] lens) {
+        int[] l = lens.clone();
+        for (int r = 0; r < l.length; r++) if (l[r] == FAILED) l[r] = 0;
+        return l;
+    }
 
     static void bcast(String call, BackendComm c, Object buf, int offset, int count, int root) {
         Object[] a = objects(call, "buf", buf, offset, count);
-        int[] len = new int[1];
-        byte[] b = null;
-        if (c.rank() == root) {
-            b = serialize(call, a, offset, count);
-            len[0] = b.length;
-        }
-        c.bcast(ints(len), 1, INTS, root);
-        if (b == null) b = new byte[len[0]];
-        c.bcast(bytes(b), b.length, BYTES, root);
+        MPIException[] failure = new MPIException[1];
+        byte[] b = c.rank() == root ? trySerialize(call, a, offset, count, failure) : null;
+        b = bcastBytes(call, c, b, root, failure[0] != null);
+        if (failure[0] != null) throw failure[0];
         if (c.rank() != root) store(call, deserialize(call, b, 0, b.length), a, offset, count);
+    }
+
+    /** Broadcasts root's bytes (or that root failed, which every other rank then throws). */
+    private static byte[] bcastBytes(String call, BackendComm c, byte[] b, int root, boolean rootFailed) {
+        int[] len = {rootFailed ? FAILED : b == null ? 0 : b.length};
+        c.bcast(ints(len), 1, INTS, root);
+        if (c.rank() == root) {
+            if (rootFailed) return null;
+        } else if (len[0] == FAILED) {
+            throw peerFailed(call, root);
+        } else {
+            b = buffer(call, len[0]);
+        }
+        c.bcast(bytes(b), b.length, BYTES, root);
+        return b;
     }
 
     static void gather(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
                        int roff, int recvcount, int root) {
         int n = c.size();
         boolean isRoot = c.rank() == root;
-        byte[] mine = serialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount);
+        Object[] src = objects(call, "sendbuf", sendbuf, soff, sendcount);
         Object[] dst = isRoot ? objects(call, "recvbuf", recvbuf, roff, recvcount * n) : null;
+        MPIException[] failure = new MPIException[1];
+        byte[] mine = trySerialize(call, src, soff, sendcount, failure);
+        if (mine == null) mine = new byte[0];
         int[] lens = new int[n];
-        c.gather(ints(new int[] {mine.length}), 1, INTS, isRoot ? ints(lens) : null, 1, INTS, root);
-        int[] displs = displacements(lens);
-        byte[] all = isRoot ? new byte[total(lens)] : null;
-        c.gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, lens, displs, BYTES, root);
+        c.gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS, isRoot ? ints(lens) : null, 1,
+                INTS, root);
+        // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
+        int[] sizes = withoutFailed(lens);
+        int[] displs = displacements(sizes);
+        byte[] all = isRoot ? buffer(call, total(sizes)) : null;
+        c.gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES, root);
+        if (failure[0] != null) throw failure[0];
         if (isRoot) {
+            int failed = firstFailed(lens);
+            if (failed >= 0) throw peerFailed(call, failed);
             for (int r = 0; r < n; r++) {
                 store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
             }
@@ -221,18 +321,23 @@ final class ObjectMessages {
         Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount);
         int[] lens = new int[n];
         byte[] all = null;
+        MPIException[] failure = new MPIException[1];
         if (isRoot) {
             Object[] src = objects(call, "sendbuf", sendbuf, soff, sendcount * n);
             byte[][] parts = new byte[n][];
-            for (int r = 0; r < n; r++) {
-                parts[r] = serialize(call, src, soff + r * sendcount, sendcount);
-                lens[r] = parts[r].length;
+            for (int r = 0; r < n && failure[0] == null; r++) {
+                parts[r] = trySerialize(call, src, soff + r * sendcount, sendcount, failure);
+                if (parts[r] != null) lens[r] = parts[r].length;
             }
-            all = concat(parts, lens);
+            if (failure[0] != null) java.util.Arrays.fill(lens, FAILED);
+            else all = concat(parts, lens);
         }
         int[] mine = new int[1];
         c.scatter(isRoot ? ints(lens) : null, 1, INTS, ints(mine), 1, INTS, root);
-        byte[] b = new byte[mine[0]];
+        // Every rank got FAILED if the root failed: all skip the data exchange.
+        if (failure[0] != null) throw failure[0];
+        if (mine[0] == FAILED) throw peerFailed(call, root);
+        byte[] b = buffer(call, mine[0]);
         c.scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length, BYTES, root);
         store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
     }
@@ -241,13 +346,18 @@ final class ObjectMessages {
                           int roff, int recvcount) {
         int n = c.size();
         Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount * n);
+        MPIException[] failure = new MPIException[1];
         byte[] mine = sendbuf == MPI.IN_PLACE
-                ? serialize(call, dst, roff + c.rank() * recvcount, recvcount)
-                : serialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount);
+                ? trySerialize(call, dst, roff + c.rank() * recvcount, recvcount, failure)
+                : trySerialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount, failure);
         int[] lens = new int[n];
-        c.allGather(ints(new int[] {mine.length}), 1, INTS, ints(lens), 1, INTS);
+        c.allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1, INTS);
+        // Every rank sees the same sizes: all skip the data exchange if one failed.
+        if (failure[0] != null) throw failure[0];
+        int failed = firstFailed(lens);
+        if (failed >= 0) throw peerFailed(call, failed);
         int[] displs = displacements(lens);
-        byte[] all = new byte[total(lens)];
+        byte[] all = buffer(call, total(lens));
         c.allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
         for (int r = 0; r < n; r++) {
             store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
@@ -263,14 +373,20 @@ final class ObjectMessages {
         int sCount = sendbuf == MPI.IN_PLACE ? recvcount : sendcount;
         byte[][] parts = new byte[n][];
         int[] sendLens = new int[n];
-        for (int r = 0; r < n; r++) {
-            parts[r] = serialize(call, src, sOff + r * sCount, sCount);
-            sendLens[r] = parts[r].length;
+        MPIException[] failure = new MPIException[1];
+        for (int r = 0; r < n && failure[0] == null; r++) {
+            parts[r] = trySerialize(call, src, sOff + r * sCount, sCount, failure);
+            if (parts[r] != null) sendLens[r] = parts[r].length;
         }
+        if (failure[0] != null) java.util.Arrays.fill(sendLens, FAILED);
         int[] recvLens = new int[n];
         c.allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        // A rank that failed sent FAILED to every rank: all skip the data exchange.
+        if (failure[0] != null) throw failure[0];
+        int failed = firstFailed(recvLens);
+        if (failed >= 0) throw peerFailed(call, failed);
         int[] rd = displacements(recvLens);
-        byte[] all = new byte[total(recvLens)];
+        byte[] all = buffer(call, total(recvLens));
         c.allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES, bytes(all), recvLens,
                 rd, BYTES);
         for (int r = 0; r < n; r++) {
@@ -304,10 +420,30 @@ final class ObjectMessages {
         System.arraycopy(acc, 0, dst, roff, count);
     }
 
+    /** reduce at rank 0, then bcast; a failure in the reduce reaches every rank through the bcast. */
     static void allReduce(String call, BackendComm c, Object sendbuf, int soff, Object recvbuf, int roff, int count,
                           OpDesc op, Datatype type) {
-        reduce(call, c, sendbuf, soff, recvbuf, roff, count, op, 0, type);
-        bcast(call, c, recvbuf, roff, count, 0);
+        boolean isRoot = c.rank() == 0;
+        RuntimeException failure = null; // this rank's own: serialization, or the user's op at rank 0
+        try {
+            reduce(call, c, sendbuf, soff, recvbuf, roff, count, op, 0, type);
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        Object[] a = objects(call, "recvbuf", recvbuf, roff, count);
+        MPIException[] encoding = new MPIException[1];
+        byte[] b = isRoot && failure == null ? trySerialize(call, a, roff, count, encoding) : null;
+        try {
+            b = bcastBytes(call, c, b, 0, isRoot && (failure != null || encoding[0] != null));
+        } catch (MPIException e) {
+            if (failure == null) {
+                throw MPIException.of(MPI.ERR_OTHER, call + ": the reduction at rank 0 failed (the exception on "
+                        + "rank 0 says why)");
+            }
+        }
+        if (failure != null) throw failure;
+        if (encoding[0] != null) throw encoding[0];
+        if (!isRoot) store(call, deserialize(call, b, 0, b.length), a, roff, count);
     }
 
     private static int[] displacements(int[] lens) {

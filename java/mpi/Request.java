@@ -25,6 +25,12 @@ public class Request implements Freeable {
     private Completion completion;
     /** For persistent requests: whether started and not yet completed. */
     boolean active;
+    /**
+     * Set when the backend completed this request inside a testAll that found others still
+     * running. MPI_Testall modifies no request unless all are complete, so the completion is
+     * kept here and reported (with this status) by the next completion call on the request.
+     */
+    private StatusData parked;
 
     Request(Session session, BackendRequest impl, Object keepAlive, Completion completion) {
         this.session = session;
@@ -69,11 +75,16 @@ public class Request implements Freeable {
     /** Status of a completed request without freeing it (MPI_Request_get_status), or null. */
     public Status getStatus() {
         if (!isActive()) return emptyStatus();
-        return testStatus(true);
+        if (parked != null) return new Status(parked);
+        session.check();
+        StatusData d = new StatusData();
+        if (!impl.test(d)) return null;
+        parked = d; // done, but the request stays active until a wait or test reports it
+        return new Status(d);
     }
 
     public void cancel() {
-        if (isActive()) {
+        if (isActive() && parked == null) {
             session.check();
             impl.cancel();
         }
@@ -86,6 +97,7 @@ public class Request implements Freeable {
             impl.free();
             impl = null;
             active = false;
+            parked = null;
         }
     }
 
@@ -124,23 +136,36 @@ public class Request implements Freeable {
 
     private Status waitStatus(boolean wantStatus) {
         if (!isActive()) return wantStatus ? emptyStatus() : null;
-        session.check();
-        StatusData d = new StatusData();
-        impl.waitFor(d);
+        StatusData d = takeParked();
+        if (d == null) {
+            session.check();
+            d = new StatusData();
+            impl.waitFor(d);
+        }
         finish(d);
         return wantStatus ? new Status(d) : null;
     }
 
     private Status testStatus(boolean wantStatus) {
         if (!isActive()) return emptyStatus();
-        session.check();
-        StatusData d = new StatusData();
-        if (!impl.test(d)) return null;
+        StatusData d = takeParked();
+        if (d == null) {
+            session.check();
+            d = new StatusData();
+            if (!impl.test(d)) return null;
+        }
         finish(d);
         return wantStatus ? new Status(d) : EMPTY_MARKER;
     }
 
     private static final Status EMPTY_MARKER = new Status();
+
+    /** The status of a completion the backend already reported, or null; clears it. */
+    private StatusData takeParked() {
+        StatusData d = parked;
+        parked = null;
+        return d;
+    }
 
     /** Bookkeeping after the backend reports completion. */
     void finish(StatusData d) {
@@ -177,7 +202,8 @@ public class Request implements Freeable {
         BackendRequest[] b = new BackendRequest[requests.length];
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            b[i] = r != null && r.isActive() ? r.impl : null;
+            // A parked request is complete in the backend already: nothing more to ask it.
+            b[i] = r != null && r.isActive() && r.parked == null ? r.impl : null;
         }
         return b;
     }
@@ -189,12 +215,11 @@ public class Request implements Freeable {
         BackendRequest[] before = b.clone();
         s.backend().waitAll(b, null);
         for (int i = 0; i < requests.length; i++) {
-            if (before[i] != null) requests[i].finish(EMPTY_DATA);
+            StatusData p = requests[i] == null ? null : requests[i].takeParked();
+            if (p != null) requests[i].finish(p);
+            else if (before[i] != null) requests[i].finish(new StatusData());
         }
     }
-
-    /** Status data for completions whose status nobody asked for. */
-    private static final StatusData EMPTY_DATA = new StatusData();
 
     public static Status[] waitAllStatus(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");
@@ -207,8 +232,16 @@ public class Request implements Freeable {
         BackendRequest[] before = b.clone();
         StatusData[] d = newStatusData(b.length);
         s.backend().waitAll(b, d);
+        return finishAll(requests, before, d);
+    }
+
+    /** After all active requests completed: reports each (parked or just completed) with its status. */
+    private static Status[] finishAll(Request[] requests, BackendRequest[] before, StatusData[] d) {
+        Status[] out = new Status[requests.length];
         for (int i = 0; i < requests.length; i++) {
-            if (before[i] != null) {
+            StatusData p = requests[i] == null ? null : requests[i].takeParked();
+            if (p != null) d[i] = p;
+            if (p != null || before[i] != null) {
                 requests[i].finish(d[i]);
                 out[i] = new Status(d[i], i);
             } else {
@@ -225,21 +258,27 @@ public class Request implements Freeable {
 
     public static Status waitAnyStatus(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAny");
+        int p = firstParked(requests);
+        if (p >= 0) return anyResult(requests, p, requests[p].takeParked());
         BackendRequest[] b = s == null ? new BackendRequest[0] : active(requests);
         StatusData d = new StatusData();
         int i = s == null ? -1 : s.backend().waitAny(b, d);
         return anyResult(requests, i, d);
     }
 
+    /** True when all active requests are complete; otherwise false and no request is modified. */
     public static boolean testAll(Request[] requests) {
         return testAllStatus(requests) != null;
     }
 
-    /** Statuses if all are complete, null otherwise. */
+    /**
+     * Statuses if all are complete, null otherwise. As MPI_Testall: when not all are complete,
+     * no request is completed or freed (those already done are reported by a later call).
+     */
     public static Status[] testAllStatus(Request[] requests) {
         Session s = sessionOf(requests, "Request.testAll");
-        Status[] out = new Status[requests.length];
         if (s == null) {
+            Status[] out = new Status[requests.length];
             for (int i = 0; i < out.length; i++) out[i] = emptyStatus();
             return out;
         }
@@ -247,27 +286,30 @@ public class Request implements Freeable {
         BackendRequest[] before = b.clone();
         StatusData[] d = newStatusData(b.length);
         boolean all = s.backend().testAll(b, d);
-        // Requests the backend finished (set to null) are done even if not all are.
-        for (int i = 0; i < requests.length; i++) {
-            if (before[i] != null && b[i] == null) {
-                requests[i].finish(d[i]);
-                out[i] = new Status(d[i], i);
-            } else if (before[i] == null) {
-                out[i] = emptyStatus();
+        if (!all) {
+            // The backend may have completed some one by one: keep them for the next call.
+            for (int i = 0; i < requests.length; i++) {
+                if (before[i] != null && b[i] == null) requests[i].parked = d[i];
             }
+            return null;
         }
-        return all ? out : null;
+        return finishAll(requests, before, d);
     }
 
-    /** Index of a completed request, MPI.UNDEFINED if none was active, or -1 if none completed yet. */
+    /** Index of a completed request; MPI.UNDEFINED if none was active or none has completed yet. */
     public static int testAny(Request[] requests) {
         Status st = testAnyStatus(requests);
-        return st == null ? -1 : st.index;
+        return st == null ? MPI.UNDEFINED : st.index;
     }
 
-    /** Status of a completed request (its index in {@link Status#index}), or null if none completed. */
+    /**
+     * Status of a completed request (its index in {@link Status#index}), null if none completed
+     * yet, or an empty status with index MPI.UNDEFINED if none was active.
+     */
     public static Status testAnyStatus(Request[] requests) {
         Session s = sessionOf(requests, "Request.testAny");
+        int p = firstParked(requests);
+        if (p >= 0) return anyResult(requests, p, requests[p].takeParked());
         BackendRequest[] b = s == null ? new BackendRequest[0] : active(requests);
         StatusData d = new StatusData();
         int i = s == null ? -1 : s.backend().testAny(b, d);
@@ -275,30 +317,56 @@ public class Request implements Freeable {
         return anyResult(requests, i, d);
     }
 
+    /** Indices of the completed requests (at least one), or null if none was active. */
     public static int[] waitSome(Request[] requests) {
         return indices(waitSomeStatus(requests));
     }
 
     public static Status[] waitSomeStatus(Request[] requests) {
-        Session s = sessionOf(requests, "Request.waitSome");
-        if (s == null) return null;
-        BackendRequest[] b = active(requests);
-        StatusData[] d = newStatusData(b.length);
-        int[] done = s.backend().waitSome(b, d);
-        return someResult(requests, done, d);
+        return some(requests, "Request.waitSome", true);
     }
 
+    /** Indices of the completed requests (possibly none), or null if none was active. */
     public static int[] testSome(Request[] requests) {
         return indices(testSomeStatus(requests));
     }
 
     public static Status[] testSomeStatus(Request[] requests) {
-        Session s = sessionOf(requests, "Request.testSome");
+        return some(requests, "Request.testSome", false);
+    }
+
+    private static Status[] some(Request[] requests, String call, boolean blocking) {
+        Session s = sessionOf(requests, call);
         if (s == null) return null;
         BackendRequest[] b = active(requests);
         StatusData[] d = newStatusData(b.length);
-        int[] done = s.backend().testSome(b, d);
-        return someResult(requests, done, d);
+        int parkedCount = 0;
+        for (Request r : requests) if (r != null && r.parked != null) parkedCount++;
+        // With parked completions in hand there is no need to block for more.
+        int[] done = blocking && parkedCount == 0 ? s.backend().waitSome(b, d) : s.backend().testSome(b, d);
+        if (done == null && parkedCount == 0) return null;
+        if (done == null) done = new int[0];
+        Status[] out = new Status[parkedCount + done.length];
+        int n = 0;
+        for (int i = 0; i < requests.length; i++) {
+            StatusData p = requests[i] == null ? null : requests[i].takeParked();
+            if (p == null) continue;
+            requests[i].finish(p);
+            out[n++] = new Status(p, i);
+        }
+        for (int j = 0; j < done.length; j++) {
+            requests[done[j]].finish(d[j]);
+            out[n++] = new Status(d[j], done[j]);
+        }
+        return out;
+    }
+
+    private static int firstParked(Request[] requests) {
+        if (requests == null) return -1;
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] != null && requests[i].parked != null) return i;
+        }
+        return -1;
     }
 
     private static Status anyResult(Request[] requests, int i, StatusData d) {
@@ -309,16 +377,6 @@ public class Request implements Freeable {
         }
         requests[i].finish(d);
         return new Status(d, i);
-    }
-
-    private static Status[] someResult(Request[] requests, int[] done, StatusData[] d) {
-        if (done == null) return null;
-        Status[] out = new Status[done.length];
-        for (int j = 0; j < done.length; j++) {
-            requests[done[j]].finish(d[j]);
-            out[j] = new Status(d[j], done[j]);
-        }
-        return out;
     }
 
     private static int[] indices(Status[] st) {
@@ -344,19 +402,25 @@ public class Request implements Freeable {
         return waitAnyStatus(requests);
     }
 
+    /** mpiJava 1.2: the completed requests' statuses; an empty array (never null) if none was active. */
     public static Status[] Waitsome(Request[] requests) {
-        return waitSomeStatus(requests);
+        Status[] st = waitSomeStatus(requests);
+        return st == null ? new Status[0] : st;
     }
 
+    /** mpiJava 1.2: all statuses if all completed, otherwise null and no request is modified. */
     public static Status[] Testall(Request[] requests) {
         return testAllStatus(requests);
     }
 
+    /** mpiJava 1.2: the status of a completed request, or null if none completed. */
     public static Status Testany(Request[] requests) {
         return testAnyStatus(requests);
     }
 
+    /** mpiJava 1.2: the completed requests' statuses; an empty array (never null) if none completed. */
     public static Status[] Testsome(Request[] requests) {
-        return testSomeStatus(requests);
+        Status[] st = testSomeStatus(requests);
+        return st == null ? new Status[0] : st;
     }
 }

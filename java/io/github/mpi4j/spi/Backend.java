@@ -99,9 +99,13 @@ public interface Backend {
         return anyActive ? Integer.MIN_VALUE : -1;
     }
 
-    /** True when all are complete; then fills statuses. Does not complete partially. */
+    /**
+     * True when all are complete; then fills statuses. Requests completed here are set to null
+     * in {@code requests} with their statuses filled even when not all are (a request cannot be
+     * tested without completing it): mpi.Request keeps those until a later call reports them, so
+     * that the user sees MPI_Testall's all-or-nothing behaviour.
+     */
     default boolean testAll(BackendRequest[] requests, StatusData[] statuses) {
-        // MPI_Testall completes either all or none; test each, remembering completions.
         StatusData[] done = new StatusData[requests.length];
         boolean all = true;
         for (int i = 0; i < requests.length; i++) {

@@ -661,4 +661,34 @@ public class CollectiveSuite {
         Check.near(size, sum.get(1), 0, "iAllReduce [1]");
         Check.arrays(new int[] {17, 19}, bc, "iBcast");
     }
+    /**
+     * MPI.OBJECT reductions with a non-commutative user op (string concatenation in rank order):
+     * reduce to the last rank and allReduce, checked against the concatenation computed here.
+     */
+    @RankTest
+    public void objectReductions(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        mpi.Op concat = new mpi.Op(new mpi.UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, mpi.Datatype type) {
+                Object[] a = (Object[]) in, b = (Object[]) inOut;
+                for (int i = 0; i < count; i++) b[i] = (String) a[i] + b[i];
+            }
+        }, false);
+        StringBuilder expect0 = new StringBuilder(), expect1 = new StringBuilder();
+        for (int r = 0; r < size; r++) {
+            expect0.append("a").append(r);
+            expect1.append("b").append(r);
+        }
+        Object[] mine = {"a" + rank, "b" + rank};
+        Object[] out = new Object[2];
+        comm.allReduce(mine, out, 2, MPI.OBJECT, concat);
+        Check.arrays(new Object[] {expect0.toString(), expect1.toString()}, out, "object allReduce");
+        Object[] atRoot = new Object[2];
+        comm.reduce(mine, atRoot, 2, MPI.OBJECT, concat, size - 1);
+        if (rank == size - 1) {
+            Check.arrays(new Object[] {expect0.toString(), expect1.toString()}, atRoot, "object reduce");
+        }
+        concat.free();
+    }
 }

@@ -420,4 +420,82 @@ public class P2pSuite {
             Check.throwsMpi(MPI.ERR_TRUNCATE, () -> comm.recv(small, 4, MPI.INT, 0, 12));
         }
     }
+    /**
+     * MPI_Testall completes all or nothing: while one receive cannot complete, testAll reports
+     * false and leaves the finished one active, which later reports its own source and tag.
+     * With int buffers and with MPI.OBJECT (which completes through a probe).
+     */
+    @RankTest(minSize = 2)
+    public void testAllModifiesNothingUntilAllComplete(Intracomm comm) {
+        for (boolean objects : new boolean[] {false, true}) {
+            String kind = objects ? "MPI.OBJECT" : "MPI.INT";
+            int rank = comm.getRank();
+            if (rank == 0) {
+                send(comm, objects, 41, 1, 21);
+                comm.send(new int[1], 1, MPI.INT, 1, 20); // after 21: once it is in, so is 21
+                comm.recv(new int[1], 1, MPI.INT, 1, 23); // rank 1 has seen testAll say "not all"
+                send(comm, objects, 42, 1, 22);
+            } else if (rank == 1) {
+                Object[] objIn = new Object[2];
+                int[][] intIn = {new int[1], new int[1]};
+                Request[] reqs = {
+                    objects ? comm.iRecv(objIn, 1, MPI.OBJECT, 0, 21) : comm.iRecv(intIn[0], 1, MPI.INT, 0, 21),
+                    objects ? comm.Irecv(objIn, 1, 1, MPI.OBJECT, 0, 22) : comm.iRecv(intIn[1], 1, MPI.INT, 0, 22)};
+                comm.recv(new int[1], 1, MPI.INT, 0, 20); // the first message has arrived too
+                Check.isTrue(Request.testAllStatus(reqs) == null, kind + ": testAll before the second send");
+                Check.isTrue(!reqs[0].isNull(), kind + ": testAll returned false but freed the finished request");
+                Check.isTrue(!Request.testAll(new Request[] {reqs[1]}), kind + ": second receive cannot be done");
+                Check.equal(MPI.UNDEFINED, Request.testAny(new Request[] {reqs[1]}),
+                        kind + ": testAny with nothing completed");
+                Check.isTrue(Request.testAnyStatus(new Request[] {reqs[1]}) == null, kind + ": testAnyStatus");
+                Check.equal(0, Request.Testsome(new Request[] {reqs[1]}).length, kind + ": mpiJava Testsome");
+                Check.equal(0, Request.testSome(new Request[] {reqs[1]}).length, kind + ": testSome");
+                comm.send(new int[1], 1, MPI.INT, 0, 23);
+                Status[] st = null;
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (st == null && System.nanoTime() < deadline) st = Request.testAllStatus(reqs);
+                Check.isTrue(st != null, kind + ": testAll never completed");
+                for (int k = 0; k < 2; k++) {
+                    Check.equal(0, st[k].getSource(), kind + ": status " + k + " source");
+                    Check.equal(21 + k, st[k].getTag(), kind + ": status " + k + " tag");
+                    Check.isTrue(reqs[k].isNull(), kind + ": request " + k + " inactive after testAll");
+                }
+                Check.equal(1, objects ? st[0].getCount(MPI.OBJECT) : st[0].getCount(MPI.INT), kind + ": count");
+                if (objects) {
+                    Check.arrays(new Object[] {41, 42}, objIn, kind + ": data");
+                } else {
+                    Check.arrays(new int[] {41, 42}, new int[] {intIn[0][0], intIn[1][0]}, kind + ": data");
+                }
+                // All inactive: the mpiJava forms give empty arrays, never null.
+                Check.equal(0, Request.Testsome(reqs).length, kind + ": Testsome of inactive requests");
+                Check.equal(0, Request.Waitsome(reqs).length, kind + ": Waitsome of inactive requests");
+                Check.equal(MPI.UNDEFINED, Request.testAny(reqs), kind + ": testAny of inactive requests");
+            }
+        }
+    }
+
+    private static void send(Intracomm comm, boolean objects, int value, int dest, int tag) {
+        if (objects) comm.send(new Object[] {value}, 1, MPI.OBJECT, dest, tag);
+        else comm.send(new int[] {value}, 1, MPI.INT, dest, tag);
+    }
+
+    /** MPI_Request_get_status reports a completion without freeing the request. */
+    @RankTest(minSize = 2)
+    public void getStatusLeavesRequestActive(Intracomm comm) {
+        if (comm.getRank() == 0) {
+            comm.send(new int[] {7}, 1, MPI.INT, 1, 24);
+        } else if (comm.getRank() == 1) {
+            int[] in = new int[1];
+            Request r = comm.iRecv(in, 1, MPI.INT, 0, 24);
+            Status s = null;
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (s == null && System.nanoTime() < deadline) s = r.getStatus();
+            Check.isTrue(s != null && s.getTag() == 24, "getStatus reports the completion");
+            Check.isTrue(!r.isNull(), "getStatus must not free the request");
+            Status w = r.waitStatus();
+            Check.equal(0, w.getSource(), "wait after getStatus: source");
+            Check.equal(24, w.getTag(), "wait after getStatus: tag");
+            Check.equal(7, in[0], "data");
+        }
+    }
 }
