@@ -141,6 +141,9 @@ final class MpiComm implements BackendComm {
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
         try {
             MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+        } catch (RuntimeException | Error e) {
+            a.release();
+            throw e;
         } finally {
             m.exit();
         }
@@ -184,14 +187,26 @@ final class MpiComm implements BackendComm {
     private BackendRequest isendImpl(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode,
                                      boolean persistent) {
         Arg a = staged(buf, bytes(count, type), true, false);
-        long h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
-                mode.ordinal(), persistent);
+        long h;
+        try {
+            h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
+                    mode.ordinal(), persistent);
+        } catch (RuntimeException | Error e) {
+            a.release();
+            throw e;
+        }
         return new MpiRequest(h, persistent, buf, null, a);
     }
 
     private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
         Arg a = staged(buf, bytes(count, type), false, true);
-        long h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
+        long h;
+        try {
+            h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
+        } catch (RuntimeException | Error e) {
+            a.release();
+            throw e;
+        }
         MpiRequest r = new MpiRequest(h, persistent, buf, null, a);
         r.receivesOnly = true;
         return r;
@@ -293,9 +308,30 @@ final class MpiComm implements BackendComm {
         return request;
     }
 
-    private static IntBuffer ints(int[] a, int n) {
+    /**
+     * Per thread: the four count/displacement arrays of a blocking v-collective, in native memory
+     * reused from call to call (a blocking call is over before the thread's next one starts).
+     */
+    private static final ThreadLocal<IntBuffer[]> V_ARGS = ThreadLocal.withInitial(() -> new IntBuffer[4]);
+
+    /**
+     * {@code a[0..n)} in native memory: a reused per-thread buffer ({@code slot} 0..3) for a
+     * blocking call, a fresh one for a non-blocking call (the request keeps it until completion).
+     */
+    private static IntBuffer ints(int[] a, int n, boolean nb, int slot) {
         if (a == null) return null;
-        IntBuffer b = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer();
+        IntBuffer b;
+        if (nb) {
+            b = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer();
+        } else {
+            IntBuffer[] cache = V_ARGS.get();
+            b = cache[slot];
+            if (b == null || b.capacity() < n) {
+                b = ByteBuffer.allocateDirect(4 * Math.max(n, 16)).order(ByteOrder.nativeOrder()).asIntBuffer();
+                cache[slot] = b;
+            }
+            b.clear();
+        }
         b.put(a, 0, n);
         return b;
     }
@@ -471,8 +507,8 @@ final class MpiComm implements BackendComm {
                                      int root) {
         long sth = typeOrZero(st);
         long rth = typeOrZero(rt);
-        IntBuffer scB = ints(scounts, size), sdB = ints(sdispls, size);
-        IntBuffer rcB = ints(rcounts, size), rdB = ints(rdispls, size);
+        IntBuffer scB = ints(scounts, size, nb, 0), sdB = ints(sdispls, size, nb, 1);
+        IntBuffer rcB = ints(rcounts, size, nb, 2), rdB = ints(rdispls, size, nb, 3);
         long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
         long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
         return run(VCOLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
@@ -530,7 +566,7 @@ final class MpiComm implements BackendComm {
         long t = backend.type(type);
         long total = block ? (long) rcount * size : sum(rcounts);
         long mine = block ? rcount : rcounts[rank];
-        IntBuffer rcB = block ? null : ints(rcounts, size);
+        IntBuffer rcB = block ? null : ints(rcounts, size, nb, 2);
         long sBytes = s == Buf.IN_PLACE ? 0 : bytes((int) total, type);
         long rBytes = bytes((int) (s == Buf.IN_PLACE ? total : mine), type);
         // Last before run(), which ends the use of a user op on every path.
