@@ -80,7 +80,9 @@ public final class FabricBackend implements Backend {
     public static Backend create(int requiredThreadLevel, Map<String, String> env, String reason) {
         JobInfo job = Bootstrap.detect(env);
         String why = reason != null ? reason : "no MPI launcher; " + job.source;
-        if (job.size == 1) {
+        // A single rank started by mpi4jrun still joins the launcher's store: its connection is
+        // the lifeline that ends the rank if the launcher dies, and reports MPI.Finalize.
+        if (job.size == 1 && !("mpi4jrun".equals(job.source) && job.rendezvous != null)) {
             Transport[] t = {new LocalHub(1).endpoint(0)};
             return new FabricBackend(job, t, new int[] {0}, null, requiredThreadLevel, why, null);
         }

@@ -58,6 +58,31 @@ final class FabricConnector {
         }
     }
 
+    /**
+     * Rank 0 hosting the store for torchrun-style starts listens where the other ranks were told
+     * to connect: only on loopback when that is a loopback address, else on every interface.
+     */
+    static String storeBindAddress(String host) {
+        try {
+            if (InetAddress.getByName(host).isLoopbackAddress()) return "127.0.0.1";
+        } catch (IOException e) {
+            // unresolvable here: listen everywhere, the connect will say what is wrong
+        }
+        return "0.0.0.0";
+    }
+
+    /**
+     * The connection to mpi4jrun ended: the launcher was killed (or its host became unreachable),
+     * so nobody watches this rank, relays its output or can end the job. End the rank now rather
+     * than run on orphaned.
+     */
+    private static void launcherLost(JobInfo job, String why) {
+        System.err.println("mpi4j: rank " + job.rank + ": lost the connection to mpi4jrun (" + why
+                + "); the launcher is gone, ending this rank");
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+
     private static String setting(String name, String dflt) {
         String v = System.getProperty(name.toLowerCase().replace('_', '.'));
         if (v == null) v = System.getenv(name);
@@ -91,11 +116,17 @@ final class FabricConnector {
             boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
             if (rankZeroHosts) {
                 int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
-                hosted = new RendezvousServer("0.0.0.0", port, job.secret, msg -> System.err.println("mpi4j: " + msg));
+                String host = job.rendezvous.substring(0, job.rendezvous.lastIndexOf(':'));
+                hosted = new RendezvousServer(storeBindAddress(host), port, job.secret,
+                        msg -> System.err.println("mpi4j: " + msg));
             } else {
                 hosted = null;
             }
-            this.store = new RendezvousClient(job.rendezvous, job.secret, job.rank, deadline);
+            this.store = new RendezvousClient(job.rendezvous, job.secret, job.rank, deadline, "mpi4jrun".equals(job.source));
+        }
+
+        private boolean launchedByMpi4jrun() {
+            return "mpi4jrun".equals(job.source) && store instanceof RendezvousClient;
         }
 
         private long left() {
@@ -161,6 +192,9 @@ final class FabricConnector {
             }
             KeyValueStore s = store;
             RendezvousServer h = hosted;
+            if (launchedByMpi4jrun()) {
+                ((RendezvousClient) store).holdAsLifeline(why -> launcherLost(job, why));
+            }
             return new FabricBackend(job, transports, nodeOf, arenas, required, reason, () -> {
                 s.close();
                 if (h != null) h.close();

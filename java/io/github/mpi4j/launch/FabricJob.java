@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +27,7 @@ final class FabricJob {
     private final String jobId;
     private final byte[] secret;
     private volatile boolean ending;
+    private RendezvousServer store;
 
     FabricJob(Options o, List<String> java) throws Options.UsageException {
         this.o = o;
@@ -56,7 +58,8 @@ final class FabricJob {
         });
         Runtime.getRuntime().addShutdownHook(cleanup);
         long start = System.nanoTime();
-        try (RendezvousServer store = Launcher.startStore(secret)) {
+        try (RendezvousServer store = Launcher.startStore(secret, myAddress)) {
+            this.store = store;
             String rendezvous = myAddress + ":" + store.port();
             for (int r = 0; r < o.np; r++) {
                 String host = hostOf[r];
@@ -71,6 +74,8 @@ final class FabricJob {
                 env.put("MPI4J_NODE", host);
                 boolean local = Hosts.isLocal(host);
                 env.put("MPI4J_ADDR", local ? myAddress : host);
+                // A job on this host alone: ranks accept each other on loopback only.
+                if (isLoopback(myAddress) && !o.exports.containsKey("MPI4J_BIND")) env.put("MPI4J_BIND", "127.0.0.1");
                 if (o.forceTcp) env.put("MPI4J_TRANSPORT", "tcp");
                 procs[r] = local ? startLocal(env) : startRemote(host, env);
                 if (o.verbose) {
@@ -131,6 +136,14 @@ final class FabricJob {
         return p;
     }
 
+    private static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     static String quote(String s) {
         return "'" + s.replace("'", "'\\''") + "'";
     }
@@ -154,26 +167,49 @@ final class FabricJob {
         pumps.add(t);
     }
 
-    /** Waits for the ranks; the first failure (or the timeout) ends the job. */
+    /**
+     * Waits for the ranks; the first failure (or the timeout) ends the job. A failure is a rank
+     * that exits with a non-zero status, one that called MPI.Init and exits without MPI.Finalize
+     * (an error under mpirun too), or one that has not reached the rendezvous store by
+     * --connect-timeout (its host is named; the ranks waiting for it are not blamed).
+     */
     private int watch(long start) {
         boolean[] done = new boolean[o.np];
         int remaining = o.np;
+        boolean toldWaiting = false;
         while (remaining > 0) {
             for (int r = 0; r < o.np; r++) {
                 if (done[r] || procs[r].isAlive()) continue;
                 done[r] = true;
                 remaining--;
                 int code = procs[r].exitValue();
-                if (code != 0) {
+                String failure = exitFailure(r, code);
+                if (failure != null) {
                     ending = true;
                     System.err.println("mpi4jrun: rank " + r + " on " + hostOf[r] + " (pid " + procs[r].pid() + ") "
-                            + describe(code) + "; ending the job");
+                            + failure + "; ending the job");
                     killAll();
                     awaitAll();
-                    return code;
+                    return code != 0 ? code : 1;
                 }
             }
-            if (o.timeoutSeconds > 0 && System.nanoTime() - start > o.timeoutSeconds * 1e9) {
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            if (!toldWaiting && elapsed > Math.min(10, o.connectTimeoutSeconds / 2) && !notConnected(done).isEmpty()) {
+                toldWaiting = true;
+                System.err.println("mpi4jrun: still waiting for " + notConnected(done) + " to reach the rendezvous store"
+                        + " after " + (int) elapsed + " s");
+            }
+            if (elapsed > o.connectTimeoutSeconds && !notConnected(done).isEmpty()) {
+                ending = true;
+                System.err.println("mpi4jrun: " + notConnected(done) + " never connected to the rendezvous store within "
+                        + o.connectTimeoutSeconds + " s (--connect-timeout) although started (the agent or JVM is still"
+                        + " running: host unreachable, firewalled or very slow?); ending the job");
+                store.abort("mpi4jrun ended the job: " + notConnected(done) + " never connected");
+                killAll();
+                awaitAll();
+                return 1;
+            }
+            if (o.timeoutSeconds > 0 && elapsed > o.timeoutSeconds) {
                 ending = true;
                 System.err.println("mpi4jrun: the job exceeded --timeout " + o.timeoutSeconds + " s; killing "
                         + remaining + " rank(s)");
@@ -190,6 +226,37 @@ final class FabricJob {
             }
         }
         return 0;
+    }
+
+    /** Why rank r's exit with {@code code} fails the job, or null when it does not. */
+    private String exitFailure(int r, int code) {
+        boolean joined = store.connected(r);
+        if (code != 0) {
+            return describe(code) + (joined ? "" : " before connecting to the rendezvous store"
+                    + (Hosts.isLocal(hostOf[r]) ? "" : " (see the agent's message above: '"
+                    + o.agent.replace("{host}", hostOf[r]) + "')"));
+        }
+        if (!joined) {
+            // A program that never calls MPI.Init is fine on its own; ranks waiting for it are told.
+            store.abort("rank " + r + " on " + hostOf[r] + " exited without calling MPI.Init");
+            return null;
+        }
+        try {
+            store.awaitGone(r, 2000); // its "finalized" note travels on the connection that just ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return store.finalized(r) ? null : "exited without calling MPI.Finalize (status 0)";
+    }
+
+    /** "rank 2 on hostB, rank 3 on hostB" for the live ranks that have not reached the store. */
+    private String notConnected(boolean[] done) {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < o.np; r++) {
+            if (done[r] || store.connected(r)) continue;
+            b.append(b.length() == 0 ? "" : ", ").append("rank ").append(r).append(" on ").append(hostOf[r]);
+        }
+        return b.toString();
     }
 
     static String describe(int code) {

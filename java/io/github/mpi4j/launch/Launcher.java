@@ -42,6 +42,12 @@ public final class Launcher {
             System.exit(2);
             return;
         }
+        if (o.help) {
+            System.out.println(Options.USAGE);
+            System.out.flush();
+            System.exit(0);
+            return;
+        }
         int code;
         try {
             code = run(o);
@@ -90,7 +96,7 @@ public final class Launcher {
         return cmd;
     }
 
-    private static String ownLocation() {
+    static String ownLocation() {
         try {
             return Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (Exception e) {
@@ -219,8 +225,20 @@ public final class Launcher {
         }
     }
 
-    static RendezvousServer startStore(byte[] secret) throws IOException {
-        return new RendezvousServer("0.0.0.0", 0, secret, msg -> System.err.println("mpi4jrun: " + msg));
+    /**
+     * The job's rendezvous store, listening only where the ranks reach it: on {@code address}
+     * (loopback for a job on this host alone) when that is an address of this machine, else on
+     * every interface (e.g. a --rendezvous-host name that is translated on the way).
+     */
+    static RendezvousServer startStore(byte[] secret, String address) throws IOException {
+        String bind = "0.0.0.0";
+        try {
+            InetAddress a = InetAddress.getByName(address);
+            if (a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null) bind = a.getHostAddress();
+        } catch (IOException e) {
+            // not resolvable here: listen everywhere
+        }
+        return new RendezvousServer(bind, 0, secret, msg -> System.err.println("mpi4jrun: " + msg));
     }
 
     static void drain(InputStream in) {

@@ -22,8 +22,14 @@ import java.util.Map;
 public final class Options {
     public int np = -1;
     public final List<Hosts.Host> hosts = new ArrayList<>();
-    public String agent = System.getenv().getOrDefault("MPI4J_AGENT", "ssh {host}");
+    /** ssh without prompts and with a bounded connect: an unreachable host fails in seconds, with ssh's reason. */
+    public static final String DEFAULT_AGENT = "ssh -o BatchMode=yes -o ConnectTimeout=10 {host}";
+    public String agent = System.getenv().getOrDefault("MPI4J_AGENT", DEFAULT_AGENT);
     public double timeoutSeconds = 0;
+    /** Seconds every rank has to reach the rendezvous store (call MPI.Init) before the job is ended. */
+    public double connectTimeoutSeconds = 100;
+    /** --help was asked for: print {@link #USAGE} on standard output and exit 0. */
+    public boolean help;
     public boolean tagOutput;
     public boolean forceTcp;
     public boolean mpi;
@@ -55,14 +61,19 @@ public final class Options {
             "  --hosts h1:2,h2:2    hosts and their slots (default: this host, N slots)",
             "  --hostfile F         one host per line: 'name', 'name:slots' or 'name slots=S'",
             "  --agent CMD          how to start a rank on a remote host; {host} is replaced",
-            "                       (default 'ssh {host}', or $MPI4J_AGENT; e.g. 'ip netns exec {host}')",
+            "                       (default '" + DEFAULT_AGENT + "',",
+            "                       or $MPI4J_AGENT; e.g. 'ip netns exec {host}')",
             "  --oversubscribe      allow more ranks than slots",
             "  --timeout S          kill the job after S seconds (exit 124)",
+            "  --connect-timeout S  end the job if a rank has not reached the rendezvous store",
+            "                       (called MPI.Init) within S seconds, naming it (default 100)",
             "  --tag-output         prefix every output line with [rank]",
             "  --tcp                use TCP between ranks of one host too (no shared memory)",
             "  --mpi                run under the system mpirun instead (MPI backend)",
             "  -x NAME=VALUE        set an environment variable in every rank",
-            "  --verbose            say what is started where");
+            "  --verbose            say what is started where",
+            "  -h, --help           this text",
+            "Also: java -jar mpi4j.jar run [these options] (see README).");
 
     public static Options parse(String[] argv) throws UsageException {
         Options o = new Options();
@@ -101,6 +112,14 @@ public final class Options {
                         throw new UsageException("--timeout needs a number of seconds");
                     }
                     continue;
+                case "--connect-timeout":
+                    try {
+                        o.connectTimeoutSeconds = Double.parseDouble(value(argv, ++i, a));
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--connect-timeout needs a number of seconds");
+                    }
+                    if (!(o.connectTimeoutSeconds > 0)) throw new UsageException("--connect-timeout must be > 0");
+                    continue;
                 case "--tag-output":
                     o.tagOutput = true;
                     continue;
@@ -132,7 +151,8 @@ public final class Options {
                 }
                 case "-h":
                 case "--help":
-                    throw new UsageException(USAGE);
+                    o.help = true;
+                    return o;
                 default:
             }
             break;

@@ -33,9 +33,16 @@ public final class Auth {
     /** Raised when the peer does not prove it knows the job secret (or does not speak the protocol). */
     public static final class Rejected extends IOException {
         private static final long serialVersionUID = 1L;
+        /** The id (rank) the peer claimed, or -2 when it did not get that far. */
+        public final int claimedId;
 
         public Rejected(String message) {
+            this(message, -2);
+        }
+
+        public Rejected(String message, int claimedId) {
             super(message);
+            this.claimedId = claimedId;
         }
     }
 
@@ -61,7 +68,11 @@ public final class Auth {
 
     private static void readMagic(DataInputStream in) throws IOException {
         byte[] m = new byte[MAGIC.length];
-        in.readFully(m);
+        try {
+            in.readFully(m);
+        } catch (java.io.EOFException e) {
+            throw new java.io.EOFException("the peer closed the connection before authenticating");
+        }
         if (!Arrays.equals(m, MAGIC)) throw new Rejected("peer does not speak the mpi4j protocol");
     }
 
@@ -78,7 +89,7 @@ public final class Auth {
         byte[] proof = new byte[32];
         in.readFully(proof);
         if (!MessageDigest.isEqual(proof, hmac(secret, "connect", nonceA, nonceC, id))) {
-            throw new Rejected("connection claiming id " + id + " failed authentication (wrong job secret)");
+            throw new Rejected("connection claiming id " + id + " failed authentication (wrong job secret)", id);
         }
         out.write(hmac(secret, "accept", nonceC, nonceA, id));
         out.flush();

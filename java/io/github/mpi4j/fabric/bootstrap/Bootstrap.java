@@ -96,6 +96,7 @@ public final class Bootstrap {
             String host = env.getOrDefault("MASTER_ADDR", "127.0.0.1");
             int port = optional(env, "MASTER_PORT", 29500);
             String jobId = "t" + port;
+            if (rank == 0) warnIfDerived(env, "user name, MASTER_ADDR, MASTER_PORT and WORLD_SIZE");
             return new JobInfo(rank, size, optional(env, "LOCAL_RANK", rank), optional(env, "LOCAL_WORLD_SIZE", size),
                     jobId, host + ":" + port, Secrets.fromEnv(env, "torchrun:" + host + ":" + port + ":" + size),
                     "torchrun variables (rank 0 hosts the store at " + host + ":" + port + ")", timeout);
@@ -108,6 +109,7 @@ public final class Bootstrap {
             String job = env.getOrDefault("SLURM_JOB_ID", "0"), step = env.getOrDefault("SLURM_STEP_ID", "0");
             int port = optional(env, "MASTER_PORT", 20000 + Math.floorMod((job + "." + step).hashCode(), 20000));
             int tasksOnNode = slurmTasksOnNode(env, size);
+            if (rank == 0) warnIfDerived(env, "user name, SLURM_JOB_ID, SLURM_STEP_ID and the node list");
             return new JobInfo(rank, size, optional(env, "SLURM_LOCALID", 0), tasksOnNode, "s" + job + "." + step,
                     hosts.get(0) + ":" + port, Secrets.fromEnv(env, "slurm:" + job + "." + step + ":" + nodes),
                     "SLURM (task 0 on " + hosts.get(0) + " hosts the store on port " + port + ")", timeout);
@@ -132,6 +134,24 @@ public final class Bootstrap {
             }
         }
         return size;
+    }
+
+    /**
+     * The warning for a job without {@code MPI4J_SECRET} (torchrun, srun without mpi4jrun), or
+     * null when it has one. We warn rather than refuse: on a private cluster network the derived
+     * secret still keeps other jobs apart, and these starts have no channel to hand out a secret.
+     */
+    public static String derivedSecretWarning(Map<String, String> env, String inputs) {
+        String s = env.get("MPI4J_SECRET");
+        if (s != null && !s.isBlank()) return null;
+        return "mpi4j: warning: MPI4J_SECRET is not set, so the job secret is derived from the " + inputs
+                + " — anyone who can reach the store and guess those can compute it and join or disturb the job."
+                + " Set MPI4J_SECRET to the same random value in every rank (e.g. `openssl rand -hex 32`).";
+    }
+
+    private static void warnIfDerived(Map<String, String> env, String inputs) {
+        String w = derivedSecretWarning(env, inputs);
+        if (w != null) System.err.println(w);
     }
 
     private static void check(int rank, int size, String rankVar, String sizeVar) {

@@ -10,7 +10,8 @@ import mpi.MPIException;
  *   <li>{@code kill-allreduce R}: rank R SIGKILLs itself in the middle of a run of allreduces;</li>
  *   <li>{@code kill-p2p R}: rank R SIGKILLs itself while rank 0 waits for its messages;</li>
  *   <li>{@code sleep S}: every rank sleeps S seconds (timeouts);</li>
- *   <li>{@code init-time}: prints the time from this JVM's start to the end of MPI.Init.</li>
+ *   <li>{@code init-time}: prints the time from this JVM's start to the end of MPI.Init;</li>
+ *   <li>{@code no-finalize R}: after a barrier, rank R returns from main without MPI.Finalize.</li>
  * </ul>
  * Surviving ranks print "FAULT DETECTED <rank> <seconds> <message>" when an MPIException
  * ends their wait, then exit with status 3.
@@ -66,6 +67,8 @@ public final class FaultProgram {
                 break;
             }
             case "sleep":
+                System.out.println("SLEEPING " + rank);
+                System.out.flush();
                 Thread.sleep((long) (Double.parseDouble(args[1]) * 1000));
                 break;
             case "init-time": {
@@ -73,6 +76,14 @@ public final class FaultProgram {
                 System.out.println("INIT " + rank + " " + start + " " + System.currentTimeMillis());
                 break;
             }
+            case "no-finalize":
+                MPI.COMM_WORLD.barrier();
+                if (rank == Integer.parseInt(args[1])) {
+                    System.out.println("RETURNING WITHOUT FINALIZE " + rank);
+                    System.out.flush();
+                    return;
+                }
+                break;
             default:
                 throw new IllegalArgumentException(mode);
         }

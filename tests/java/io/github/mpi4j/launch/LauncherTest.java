@@ -195,6 +195,114 @@ class LauncherTest {
         noSegmentsLeft();
     }
 
+    private static Process startLauncher(Path log, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("MPI4J_JAR", Path.of(Jobs.basedir(), "target", "classes").toString());
+        return pb.start();
+    }
+
+    private static void waitForOutput(Path log, String regex, int times, Process launcher) throws Exception {
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < until) {
+            if (count(Files.readString(log), regex) >= times) return;
+            assertTrue(launcher.isAlive(), "the launcher ended early:\n" + Files.readString(log));
+            Thread.sleep(50);
+        }
+        assertEquals(times + " x " + regex, Files.readString(log));
+    }
+
+    /**
+     * kill -9 of the launcher (no chance to clean up): every rank notices the lost connection to
+     * it and ends within seconds instead of running on under PID 1.
+     */
+    @Test
+    void ranksEndWhenTheLauncherIsKilled(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("job.log");
+        Process launcher = startLauncher(log, "-np", "3", "-cp", cp(), FaultProgram.class.getName(), "sleep", "60");
+        try {
+            waitForOutput(log, "SLEEPING \\d", 3, launcher);
+            List<ProcessHandle> ranks = launcher.children().collect(java.util.stream.Collectors.toList());
+            assertEquals(3, ranks.size(), "three ranks started");
+            new ProcessBuilder("kill", "-9", Long.toString(launcher.pid())).start().waitFor();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (ranks.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) Thread.sleep(50);
+            for (ProcessHandle r : ranks) assertFalse(r.isAlive(), "rank pid " + r.pid() + " survived kill -9 of mpi4jrun");
+        } finally {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly();
+        }
+    }
+
+    /** --help is an answer, not an error: usage on standard output, status 0. */
+    @Test
+    void helpGoesToStandardOutputWithStatus0() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString(), "--help")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("MPI4J_JAR", Path.of(Jobs.basedir(), "target", "classes").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("usage: mpi4jrun") && out.contains("-np"), out);
+    }
+
+    /**
+     * A rank that returns from main without MPI.Finalize is an error under Open MPI's mpirun
+     * (non-zero exit, a message naming the process); mpi4jrun does the same.
+     */
+    @Test
+    void aRankThatNeverCallsFinalizeFailsTheJob() throws Exception {
+        Jobs.Result r = mpi4jrun("-np", "3", "-cp", cp(), FaultProgram.class.getName(), "no-finalize", "1");
+        assertEquals(1, r.exitCode, r.toString());
+        assertTrue(r.output.contains("RETURNING WITHOUT FINALIZE 1"), r.toString());
+        assertTrue(r.output.contains("rank 1 on localhost") && r.output.contains("without calling MPI.Finalize"),
+                r.toString());
+        if (Jobs.mpirunAvailable()) {
+            Jobs.Result m = Jobs.run(Jobs.mpirun(3, List.of("-cp", cp(), FaultProgram.class.getName(), "no-finalize",
+                    "1")), null, 90);
+            assertTrue(m.exitCode != 0, "mpirun also fails the job\n" + m);
+            assertTrue(m.output.toLowerCase().contains("finalize"), m.toString());
+        }
+    }
+
+    /**
+     * A host whose rank never connects is named, with the reason where it is known: an agent
+     * that fails (as ssh does for a refused or unreachable host) ends the job at once; one that
+     * hangs ends it at --connect-timeout. The hosts are made-up names served by a stand-in
+     * agent; no packet leaves this machine.
+     */
+    @Test
+    void aHostThatNeverConnectsIsNamed(@TempDir Path dir) throws Exception {
+        Path agent = dir.resolve("agent");
+        Files.writeString(agent, String.join("\n",
+                "#!/bin/sh",
+                "case \"$1\" in",
+                "  refusing*) echo \"ssh: connect to host $1 port 22: Connection refused\" >&2; exit 255;;",
+                "  *) exec sleep 60;;",
+                "esac", ""));
+        assertTrue(agent.toFile().setExecutable(true));
+        long t0 = System.nanoTime();
+        Jobs.Result r = mpi4jrun("-np", "3", "--hosts", "localhost:2,refusing-host:1", "--agent", agent + " {host}",
+                "-cp", cp(), FaultProgram.class.getName(), "sleep", "1");
+        double secs = (System.nanoTime() - t0) / 1e9;
+        assertEquals(255, r.exitCode, r.toString());
+        assertTrue(secs < 30, "took " + secs + " s\n" + r);
+        assertTrue(r.output.contains("rank 2 on refusing-host") && r.output.contains("before connecting"), r.toString());
+        assertTrue(r.output.contains("Connection refused"), "the agent's own message is shown\n" + r);
+
+        t0 = System.nanoTime();
+        r = mpi4jrun("-np", "3", "--hosts", "localhost:2,silent-host:1", "--agent", agent + " {host}",
+                "--connect-timeout", "4", "-cp", cp(), FaultProgram.class.getName(), "sleep", "1");
+        secs = (System.nanoTime() - t0) / 1e9;
+        assertEquals(1, r.exitCode, r.toString());
+        assertTrue(secs < 30, "took " + secs + " s\n" + r);
+        assertTrue(r.output.contains("rank 2 on silent-host") && r.output.contains("never connected"), r.toString());
+        assertFalse(r.output.contains("rank 0 on"), "the local ranks are not blamed\n" + r);
+    }
+
     private static int count(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);
         int n = 0;

@@ -164,6 +164,50 @@ class MultiHostTest {
         nothingLeft(r, null);
     }
 
+    /**
+     * kill -9 of the launcher also ends the ranks on other hosts: each notices that its
+     * connection to the launcher ended and exits within seconds, in every namespace.
+     */
+    @Test
+    void ranksOnOtherHostsEndWhenTheLauncherIsKilled() throws Exception {
+        String hosts = addresses.get(0) + ":1," + addresses.get(1) + ":2";
+        List<String> javaArgs = List.of("-cp", Jobs.classpath(), FaultProgram.class.getName(), "sleep", "60");
+        List<String> cmd = Jobs.mpi4jrun(3, List.of("--hosts", hosts, "--agent", agent, "--timeout", "60"), javaArgs);
+        Path log = Files.createTempFile("mpi4j-kill", ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("MPI4J_JAR", Path.of(Jobs.basedir(), "target", "classes").toString());
+        Process launcher = pb.start();
+        try {
+            long until = System.nanoTime() + 40_000_000_000L;
+            while (countMatches(Files.readString(log), "SLEEPING \\d") < 3 && System.nanoTime() < until) {
+                assertTrue(launcher.isAlive(), Files.readString(log));
+                Thread.sleep(50);
+            }
+            assertEquals(3, countMatches(Files.readString(log), "SLEEPING \\d"), Files.readString(log));
+            int inNamespaces = pidsIn(namespaces.get(0)).size() + pidsIn(namespaces.get(1)).size();
+            assertEquals(3, inNamespaces, "the three ranks run in the namespaces");
+            new ProcessBuilder("kill", "-9", Long.toString(launcher.pid())).start().waitFor();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (System.nanoTime() < deadline
+                    && pidsIn(namespaces.get(0)).size() + pidsIn(namespaces.get(1)).size() > 0) {
+                Thread.sleep(100);
+            }
+            assertEquals(List.of(), pidsIn(namespaces.get(0)), "ranks left on host 1 after kill -9 of mpi4jrun");
+            assertEquals(List.of(), pidsIn(namespaces.get(1)), "ranks left on host 2 after kill -9 of mpi4jrun");
+        } finally {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly();
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static int countMatches(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
     private static Jobs.Result job(int np, String hosts, List<String> program) throws Exception {
         return job(np, hosts, List.of(), program);
     }

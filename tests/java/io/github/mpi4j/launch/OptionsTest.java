@@ -59,4 +59,14 @@ class OptionsTest {
     void quotingForTheRemoteShell() {
         assertEquals("'it'\\''s'", FabricJob.quote("it's"));
     }
+
+    /** A job on this host only offers its rendezvous store on the loopback interface. */
+    @Test
+    void aLocalJobsStoreListensOnLoopbackOnly() throws Exception {
+        Options o = Options.parse(new String[] {"-np", "2", "Hello"});
+        try (io.github.mpi4j.fabric.bootstrap.RendezvousServer s = Launcher.startStore(
+                io.github.mpi4j.fabric.bootstrap.Secrets.generate(), Launcher.launcherAddress(o, null))) {
+            assertTrue(s.boundAddress().isLoopbackAddress(), s.boundAddress().toString());
+        }
+    }
 }

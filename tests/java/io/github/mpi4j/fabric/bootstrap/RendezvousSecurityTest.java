@@ -107,6 +107,64 @@ class RendezvousSecurityTest {
         }
     }
 
+    private static long storeThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("mpi4j-rendezvous")).count();
+    }
+
+    /** 200 connections that never authenticate get a bounded number of threads, and the store still serves ranks. */
+    @Test
+    void idleConnectionsGetBoundedThreadsAndTheStoreStillServes() throws Exception {
+        byte[] secret = Secrets.generate();
+        List<Socket> idle = new java.util.ArrayList<>();
+        try (RendezvousServer server = new RendezvousServer("127.0.0.1", 0, secret, log::add)) {
+            long before = storeThreads();
+            for (int i = 0; i < 200; i++) idle.add(new Socket("127.0.0.1", server.port()));
+            Thread.sleep(500);
+            long threads = storeThreads() - before;
+            assertTrue(threads <= 20, threads + " store threads for 200 idle connections");
+            try (RendezvousClient c = new RendezvousClient("127.0.0.1:" + server.port(), secret, 0, deadline(20))) {
+                c.put("k", new byte[] {7});
+                assertArrayEquals(new byte[] {7}, c.get("k", 5_000_000_000L));
+            }
+        } finally {
+            for (Socket s : idle) s.close();
+        }
+    }
+
+    /** 1,000 connect-and-close probes give a few log lines that say what happened, never 'null'. */
+    @Test
+    void refusedConnectionsAreLoggedSparinglyAndSayWhy() throws Exception {
+        byte[] secret = Secrets.generate();
+        try (RendezvousServer server = new RendezvousServer("127.0.0.1", 0, secret, log::add)) {
+            for (int i = 0; i < 1000; i++) new Socket("127.0.0.1", server.port()).close();
+            waitForLog("refused");
+            Thread.sleep(500);
+        }
+        assertTrue(log.size() <= 12, log.size() + " lines: " + log);
+        assertTrue(log.stream().noneMatch(l -> l.endsWith("null")), log.toString());
+        assertTrue(log.stream().anyMatch(l -> l.contains("closed the connection")), log.toString());
+        assertTrue(log.stream().anyMatch(l -> l.matches(".*\\d+ more refused connection.*")), log.toString());
+    }
+
+    /** A rank that fails authentication ends the others' waits at once, naming it. */
+    @Test
+    void aRankThatFailsAuthenticationAbortsTheWaitingRanks() throws Exception {
+        byte[] secret = Secrets.generate();
+        try (RendezvousServer server = new RendezvousServer("127.0.0.1", 0, secret, log::add);
+             RendezvousClient a = new RendezvousClient("127.0.0.1:" + server.port(), secret, 0, deadline(5))) {
+            Thread intruder = new Thread(() -> assertThrows(MPIException.class,
+                    () -> new RendezvousClient("127.0.0.1:" + server.port(), Secrets.generate(), 1, deadline(5))));
+            long t0 = System.nanoTime();
+            intruder.start();
+            MPIException e = assertThrows(MPIException.class, () -> a.get("addr/1", 60_000_000_000L));
+            double secs = (System.nanoTime() - t0) / 1e9;
+            intruder.join();
+            assertTrue(secs < 10, "failed after " + secs + " s");
+            assertTrue(e.getMessage().contains("rank 1") && e.getMessage().contains("authentication"), e.getMessage());
+        }
+    }
+
     private void waitForLog(String fragment) throws InterruptedException {
         for (int i = 0; i < 200; i++) {
             if (log.stream().anyMatch(l -> l.contains(fragment))) return;
