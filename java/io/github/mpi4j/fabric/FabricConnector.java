@@ -72,7 +72,7 @@ final class FabricConnector {
     }
 
     /**
-     * The connection to mpi4jrun ended: the launcher was killed (or its host became unreachable),
+     * The connection to mpi4jrun ended: the launcher was killed (or the connection was reset),
      * so nobody watches this rank, relays its output or can end the job. End the rank now rather
      * than run on orphaned.
      */

@@ -186,8 +186,11 @@ final class FabricJob {
                 String failure = exitFailure(r, code);
                 if (failure != null) {
                     ending = true;
+                    // A rank that gave up waiting for a peer is not the cause: name the peer too.
+                    String missing = notConnected(done);
                     System.err.println("mpi4jrun: rank " + r + " on " + hostOf[r] + " (pid " + procs[r].pid() + ") "
-                            + failure + "; ending the job");
+                            + failure + "; ending the job" + (missing.isEmpty() ? "" : " (" + missing
+                            + " had not connected to the rendezvous store yet)"));
                     killAll();
                     awaitAll();
                     return code != 0 ? code : 1;
