@@ -40,6 +40,11 @@ import mpi.MPIException;
  */
 final class Engine implements FrameSink {
     static final int EAGER = 1, RTS = 2, CTS = 3, DATA = 4, ACK = 5, BYE = 6;
+    /**
+     * "Send me rendezvous only" (a = 1) or "eager again" (a = 0): the receiver holds too much
+     * unexpected data from this sender ({@link UnexpectedBudget}).
+     */
+    static final int THROTTLE = 7;
     static final int FLAG_SYNC = 1;
 
     /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
@@ -128,6 +133,10 @@ final class Engine implements FrameSink {
     private final ArrayDeque<OutFrame>[] outq;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Queues> contexts = new HashMap<>();
+    /** Memory that unexpected messages may hold here, per peer and in total. */
+    private final UnexpectedBudget budget;
+    /** Peers that asked this rank to send them rendezvous only (THROTTLE). */
+    private final boolean[] rendezvousOnly;
     private final Map<Long, Op> waiting = new HashMap<>();
     private long nextId = 1;
     private final long timeoutNanos;
@@ -155,6 +164,8 @@ final class Engine implements FrameSink {
         Map<Transport, Boolean> seen = new IdentityHashMap<>();
         for (Transport t : transportOf) if (t != null && seen.put(t, true) == null) transports.add(t);
         this.timeoutNanos = (long) (timeoutSeconds * 1e9);
+        this.budget = UnexpectedBudget.fromSettings(size);
+        this.rendezvousOnly = new boolean[size];
     }
 
     // =====================================================================================
@@ -171,7 +182,7 @@ final class Engine implements FrameSink {
         Transport t = transportOf[dest];
         lock.lock();
         try {
-            if (len <= t.eagerLimit()) {
+            if (len <= t.eagerLimit() && !rendezvousOnly[dest]) {
                 if (sync) {
                     op.id = register(op);
                 }
@@ -238,6 +249,7 @@ final class Engine implements FrameSink {
                 Unexpected u = it.next();
                 if (op.matches(u.peer, u.h.tag)) {
                     it.remove();
+                    credit(u);
                     accept(op, u.peer, u.h, u.payload);
                     return op;
                 }
@@ -352,8 +364,10 @@ final class Engine implements FrameSink {
             if (q == null) return 0;
             int n = 0;
             for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
-                if (stray.test(it.next().h.tag)) {
+                Unexpected u = it.next();
+                if (stray.test(u.h.tag)) {
                     it.remove();
+                    credit(u);
                     n++;
                 }
             }
@@ -372,6 +386,7 @@ final class Engine implements FrameSink {
         try {
             Queues q = contexts.get(ctx);
             if (q == null) return;
+            for (Unexpected u : q.unexpected) credit(u);
             q.unexpected.clear();
             if (q.posted.isEmpty()) contexts.remove(ctx);
             if (lastCtx == ctx) {
@@ -429,6 +444,7 @@ final class Engine implements FrameSink {
 
     @Override
     public Target onHeader(int peer, Header h) {
+        if (!wellFormed(peer, h)) return null;
         switch (h.kind) {
             case EAGER: {
                 RecvOp op = takePosted(peer, h);
@@ -437,14 +453,102 @@ final class Engine implements FrameSink {
                 return h.payloadLen > op.capacity ? new Target(null, 0, op) : new Target(op.buf, op.off, op);
             }
             case DATA: {
-                Op o = waiting.get(h.a);
-                if (!(o instanceof RecvOp)) return null;
-                RecvOp op = (RecvOp) o;
-                if (h.b + h.payloadLen > op.capacity) return null;
+                RecvOp op = dataTarget(peer, h);
+                // Past the buffer's capacity (a truncated message): the part that fits is copied in onFrame.
+                if (op == null || h.b + h.payloadLen > op.capacity) return null;
                 return new Target(op.buf, op.off + h.b, op);
             }
             default:
                 return null;
+        }
+    }
+
+    /**
+     * The fields every frame must have right: it comes from the rank it names, and it is of a
+     * known kind with non-negative lengths. A frame that breaks this is a protocol violation.
+     */
+    private boolean wellFormed(int peer, Header h) {
+        if (h.src != peer) {
+            violation(peer, h, "source rank " + h.src + " on rank " + peer + "'s connection", null);
+            return false;
+        }
+        if (h.kind < EAGER || h.kind > THROTTLE) {
+            violation(peer, h, "unknown kind " + h.kind, null);
+            return false;
+        }
+        if (h.payloadLen < 0 || (h.kind == RTS && h.b < 0)) {
+            violation(peer, h, "negative length " + (h.payloadLen < 0 ? h.payloadLen : h.b), null);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The receive a DATA frame fills, once its fields are checked against it: the receive is
+     * waiting for a message of {@code peer}, and the frame's bytes lie inside the message that
+     * {@code peer} announced and after what already arrived. Null for a frame to drop: one for no
+     * receive of ours, or one that broke the protocol (then the receive has failed).
+     */
+    private RecvOp dataTarget(int peer, Header h) {
+        Op o = waiting.get(h.a);
+        if (!(o instanceof RecvOp)) return null;
+        RecvOp op = (RecvOp) o;
+        if (peer != op.source) {
+            violation(peer, h, "data for a receive that matched rank " + op.source + "'s message", op);
+            return null;
+        }
+        long len = h.payloadLen;
+        if (h.b < 0 || h.b > op.expected - len || op.received > op.expected - len) {
+            violation(peer, h, "offset " + h.b + " and length " + len + " outside the " + op.expected
+                    + "-byte message it announced (" + op.received + " bytes arrived)", op);
+            return null;
+        }
+        return op;
+    }
+
+    /**
+     * {@code peer} broke the protocol (it holds the job secret but sent a frame that no correct
+     * rank sends): nothing of the frame is written, {@code victim} (the receive it aimed at)
+     * fails, and the peer counts as lost, so every wait from now on fails naming it.
+     */
+    private void violation(int peer, Header h, String what, RecvOp victim) {
+        String why = "broke the fabric protocol: a frame of kind " + h.kind + " with " + what + " (" + h + ")";
+        if (victim != null && !victim.done) {
+            waiting.remove(victim.id);
+            victim.error = MPIException.of(MPI.ERR_OTHER, "receive: rank " + peer + " " + why);
+            victim.done = true;
+        }
+        if (failure == null) failure = "rank " + peer + " " + why;
+    }
+
+    /** Queues a message that arrived before its receive, within the budget. Under the lock. */
+    private void queueUnexpected(int peer, Header h, byte[] payload) {
+        queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+        long bytes = payload == null ? 0 : payload.length;
+        if (budget.charge(peer, bytes) && !departed[peer]) {
+            budget.setThrottled(peer, true);
+            control(peer, THROTTLE, 1, 0);
+        } else if (budget.hardLimit(peer)) {
+            violation(peer, h, budget.heldFrom(peer) + " bytes of unreceived eager messages after being asked for "
+                    + "rendezvous only (budget " + budget.perPeer + " bytes, MPI4J_UNEXPECTED_PEER_MB)", null);
+        }
+    }
+
+    /** An unexpected message left its queue (received, discarded, or its context freed). Under the lock. */
+    private void credit(Unexpected u) {
+        if (budget.credit(u.peer, u.payload == null ? 0 : u.payload.length)) {
+            budget.setThrottled(u.peer, false);
+            if (!departed[u.peer]) control(u.peer, THROTTLE, 0, 0);
+        }
+    }
+
+    /** Bytes held by unexpected messages from {@code peer} (tests). */
+    long unexpectedBytesFrom(int peer) {
+        lock.lock();
+        try {
+            return budget.heldFrom(peer);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -463,6 +567,7 @@ final class Engine implements FrameSink {
 
     @Override
     public void onFrame(int peer, Header h, byte[] payload, Target target) {
+        if (h.src != peer || h.payloadLen < 0 || (h.kind == RTS && h.b < 0)) return;  // refused in onHeader
         switch (h.kind) {
             case EAGER: {
                 // A receive may have been posted while the payload was still arriving.
@@ -477,14 +582,14 @@ final class Engine implements FrameSink {
                     }
                     finishRecv(op, h.payloadLen, peer, h);
                 } else {
-                    queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+                    queueUnexpected(peer, h, payload);
                 }
                 break;
             }
             case RTS: {
                 RecvOp op = takePosted(peer, h);
                 if (op != null) accept(op, peer, h, null);
-                else queues(h.ctx).unexpected.add(new Unexpected(peer, h, null));
+                else queueUnexpected(peer, h, null);
                 break;
             }
             case CTS: {
@@ -493,9 +598,8 @@ final class Engine implements FrameSink {
                 break;
             }
             case DATA: {
-                Op o = waiting.get(h.a);
-                if (o instanceof RecvOp) {
-                    RecvOp op = (RecvOp) o;
+                RecvOp op = target != null ? (RecvOp) target.cookie : dataTarget(peer, h);
+                if (op != null && !op.done) {
                     if (payload != null && h.b < op.capacity) {
                         // The part of a truncated message that still fits.
                         long fit = Math.min(payload.length, op.capacity - h.b);
@@ -514,6 +618,9 @@ final class Engine implements FrameSink {
             }
             case BYE:
                 departed[peer] = true;
+                break;
+            case THROTTLE:
+                rendezvousOnly[peer] = h.a != 0;
                 break;
             default:
                 onPeerLost(peer, "sent a malformed frame (kind " + h.kind + ")");
