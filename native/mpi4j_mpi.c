@@ -23,6 +23,11 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
     if (jni_util_init(env) != 0) return JNI_ERR;
     if (user_ops_init(env) != 0) return JNI_ERR;
+    /* This bridge is linked to no libmpi: the Java loader opened the system libmpi RTLD_GLOBAL
+     * first (MpiBridge). Refuse to load without one, or next to the other ABI family's libmpi,
+     * rather than fail at the first MPI call. */
+    if (dlsym(RTLD_DEFAULT, "MPI_Init") == NULL) return JNI_ERR;
+    if ((dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") != NULL) != (MPI4J_FAMILY_IS_OMPI != 0)) return JNI_ERR;
     /* The JVM loads us (and libmpi with us) RTLD_LOCAL; Open MPI's plugins need libmpi's symbols
      * global, so re-open the library that defines MPI_Init with RTLD_GLOBAL. */
     Dl_info info;
