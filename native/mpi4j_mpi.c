@@ -51,7 +51,7 @@ int mpi_failed(JNIEnv *env, int rc, const char *call) {
     MPI_Error_class(rc, &klass);
     char msg[MPI_MAX_ERROR_STRING + 128];
     snprintf(msg, sizeof msg, "%s: %s", call, text);
-    throw_mpi(env, rc, klass, msg);
+    throw_mpi(env, rc, java_error_class(klass), msg);
     return 1;
 }
 
@@ -327,7 +327,7 @@ JNIEXPORT jint JNICALL JNI_FN(errorClass0)(JNIEnv *env, jclass cls, jint code) {
     (void)cls;
     int klass = 0;
     if (mpi_failed(env, MPI_Error_class((int)code, &klass), "MPI_Error_class")) return 0;
-    return klass;
+    return java_error_class(klass);
 }
 
 JNIEXPORT jboolean JNICALL JNI_FN(isThreadMain0)(JNIEnv *env, jclass cls) {

@@ -47,6 +47,9 @@ static inline int tag_in(jint t) {
     return t == J_ANY_TAG ? MPI_ANY_TAG : (int)t;
 }
 
+/* The mpi.MPI error class of this MPI's error class klass (mpi4j_mpi_errors.c). */
+int java_error_class(int klass);
+
 /* Throws the MPIException of return code rc (after any critical region is closed). Returns
  * nonzero when rc is an error. */
 int mpi_failed(JNIEnv *env, int rc, const char *call);

@@ -22,7 +22,11 @@ public final class Jobs {
 
     /** How ranks are started. */
     public enum Launcher {
-        MPIRUN, MPI4JRUN
+        /** Open MPI's mpirun. */
+        MPIRUN,
+        /** MPICH's Hydra (mpiexec.hydra / mpirun.mpich): the MPICH-ABI bridge. */
+        MPICH,
+        MPI4JRUN
     }
 
     /** The outcome of a job. */
@@ -66,6 +70,23 @@ public final class Jobs {
 
     public static boolean mpirunAvailable() {
         return onPath("mpirun") != null;
+    }
+
+    /** MPICH's launcher, or null: mpiexec.hydra (also Debian's mpirun.mpich). */
+    public static Path mpichLauncher() {
+        Path p = onPath("mpiexec.hydra");
+        return p != null ? p : onPath("mpirun.mpich");
+    }
+
+    /** The MPICH (Hydra) command line for {@code np} ranks running {@code javaArgs}. */
+    public static List<String> mpich(int np, List<String> javaArgs) {
+        Path launcher = mpichLauncher();
+        List<String> cmd = new ArrayList<>(Arrays.asList(launcher == null ? "mpiexec.hydra" : launcher.toString(),
+                "-n", Integer.toString(np)));
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions());
+        cmd.addAll(javaArgs);
+        return cmd;
     }
 
     public static Path onPath(String program) {
