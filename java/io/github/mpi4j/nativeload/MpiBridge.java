@@ -82,8 +82,8 @@ public final class MpiBridge {
         }
         if (!DynamicLinker.available()) {
             return new Outcome(false, null, null, "the loader helper lib" + DynamicLinker.LIBRARY
-                    + ".so is missing (" + NativeLoader.detail(DynamicLinker.LIBRARY) + "); this jar was built "
-                    + "without native code (-Dmpi4j.native.skip=true): use the release jar");
+                    + ".so is missing (" + NativeLoader.detail(DynamicLinker.LIBRARY) + "); a jar built with "
+                    + "-Dmpi4j.native.skip=true has no native code: use the release jar");
         }
         StringBuilder why = new StringBuilder();
         String override = System.getProperty("mpi4j.mpi.library", env.get("MPI4J_MPI_LIBRARY"));
