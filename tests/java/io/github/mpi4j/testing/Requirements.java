@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
 
 /**
  * Tests that need a component this machine may lack (an MPI launcher, the MPI bridge built
@@ -24,6 +26,17 @@ public final class Requirements {
     public static void assumeMpi(Jobs.Launcher launcher, String what) {
         String reason = missing(launcher);
         if (reason != null) skip(what, reason);
+    }
+
+    /**
+     * For a test factory: null when {@code launcher} can run here, otherwise one dynamic test
+     * that is skipped with the reason. (An aborted factory would vanish from Surefire's counts:
+     * "Tests run: 0".)
+     */
+    public static DynamicNode skippedOrNull(Jobs.Launcher launcher, String what) {
+        String reason = missing(launcher);
+        if (reason == null) return null;
+        return DynamicTest.dynamicTest(what + " (skipped)", () -> skip(what, reason));
     }
 
     /** Why {@code launcher} cannot run MPI-backend jobs here, or null if it can. */
