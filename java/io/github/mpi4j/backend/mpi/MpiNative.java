@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 
 /**
- * The JNI entry points of {@code libmpi4j_mpi}. One native call per MPI call; all arguments are
+ * The JNI entry points of the MPI bridge ({@code libmpi4j_mpi_ompi} or {@code libmpi4j_mpi_mpich}, loaded
+ * by {@code nativeload.MpiBridge} for the libmpi found). One native call per MPI call; all arguments are
  * validated by the {@code mpi} layer before they get here.
  *
  * <p>Buffers are passed as (object, mode, byte offset): mode {@link #ARRAY} pins a Java array for

@@ -108,7 +108,9 @@ public final class Jobs {
 
     /** Like {@link #mpirun(int, List)}; {@code tagOutput} prefixes each line with its rank. */
     public static List<String> mpirun(int np, List<String> javaArgs, boolean tagOutput) {
-        List<String> cmd = new ArrayList<>(Arrays.asList("mpirun", "-np", Integer.toString(np), "--oversubscribe",
+        // Open MPI's by name where MPICH is installed too (Debian's mpirun is an alternative).
+        String mpirun = onPath("mpirun.openmpi") != null ? "mpirun.openmpi" : "mpirun";
+        List<String> cmd = new ArrayList<>(Arrays.asList(mpirun, "-np", Integer.toString(np), "--oversubscribe",
                 "--bind-to", "none"));
         if (tagOutput) cmd.add("--tag-output");
         if (isRoot()) cmd.add("--allow-run-as-root");
