@@ -12,7 +12,8 @@ import java.nio.IntBuffer;
  * <p>Buffers are passed as (object, mode, byte offset): mode {@link #ARRAY} pins a Java array for
  * the duration of the call, {@link #DIRECT} uses a direct buffer's address, {@link #IN_PLACE}
  * means MPI_IN_PLACE and {@link #NONE} a buffer that is not significant (NULL). Handles
- * (communicators, datatypes, ops, requests) are C pointers carried as longs; request 0 is
+ * (communicators, datatypes, ops, requests) are C pointers (Open MPI) or ints (MPICH) carried as longs;
+ * request 0 is
  * MPI_REQUEST_NULL. Counts and displacements of the v-collectives travel in direct IntBuffers so
  * they stay valid until a non-blocking call completes.
  */
