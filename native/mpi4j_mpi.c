@@ -23,6 +23,11 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
     if (jni_util_init(env) != 0) return JNI_ERR;
     if (user_ops_init(env) != 0) return JNI_ERR;
+    /* This bridge is linked to no libmpi: the Java loader opened the system libmpi RTLD_GLOBAL
+     * first (MpiBridge). Refuse to load without one, or next to the other ABI family's libmpi,
+     * rather than fail at the first MPI call. */
+    if (dlsym(RTLD_DEFAULT, "MPI_Init") == NULL) return JNI_ERR;
+    if ((dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") != NULL) != (MPI4J_FAMILY_IS_OMPI != 0)) return JNI_ERR;
     /* The JVM loads us (and libmpi with us) RTLD_LOCAL; Open MPI's plugins need libmpi's symbols
      * global, so re-open the library that defines MPI_Init with RTLD_GLOBAL. */
     Dl_info info;
@@ -46,7 +51,7 @@ int mpi_failed(JNIEnv *env, int rc, const char *call) {
     MPI_Error_class(rc, &klass);
     char msg[MPI_MAX_ERROR_STRING + 128];
     snprintf(msg, sizeof msg, "%s: %s", call, text);
-    throw_mpi(env, rc, klass, msg);
+    throw_mpi(env, rc, java_error_class(klass), msg);
     return 1;
 }
 
@@ -322,7 +327,7 @@ JNIEXPORT jint JNICALL JNI_FN(errorClass0)(JNIEnv *env, jclass cls, jint code) {
     (void)cls;
     int klass = 0;
     if (mpi_failed(env, MPI_Error_class((int)code, &klass), "MPI_Error_class")) return 0;
-    return klass;
+    return java_error_class(klass);
 }
 
 JNIEXPORT jboolean JNICALL JNI_FN(isThreadMain0)(JNIEnv *env, jclass cls) {

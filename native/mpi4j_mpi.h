@@ -1,4 +1,4 @@
-/* Shared declarations of the MPI bridge (libmpi4j_mpi). */
+/* Shared declarations of the MPI bridge (libmpi4j_mpi_ompi / libmpi4j_mpi_mpich). */
 #ifndef MPI4J_MPI_H
 #define MPI4J_MPI_H
 
@@ -8,7 +8,24 @@
 
 #include "jni_util.h"
 
-/* Handles travel through Java as longs; MPI implementations use pointers or ints. */
+/* Each ABI family gets its own build of these sources (native/CMakeLists.txt); make sure the
+ * mpi.h found is the family's. */
+#if defined(MPI4J_FAMILY_OMPI)
+#ifndef OPEN_MPI
+#error "MPI4J_FAMILY_OMPI but this mpi.h is not Open MPI's"
+#endif
+#define MPI4J_FAMILY_IS_OMPI 1
+#elif defined(MPI4J_FAMILY_MPICH)
+#ifndef MPICH_VERSION
+#error "MPI4J_FAMILY_MPICH but this mpi.h is not from the MPICH family"
+#endif
+#define MPI4J_FAMILY_IS_OMPI 0
+#else
+#error "define MPI4J_FAMILY_OMPI or MPI4J_FAMILY_MPICH"
+#endif
+
+/* Handles travel through Java as longs; Open MPI's are pointers, the MPICH family's are ints
+ * (sign-extended into the long and truncated back, so every value round-trips). */
 #define TO_COMM(h) ((MPI_Comm)(intptr_t)(h))
 #define TO_TYPE(h) ((MPI_Datatype)(intptr_t)(h))
 #define TO_OP(h) ((MPI_Op)(intptr_t)(h))
@@ -29,6 +46,9 @@ static inline int rank_in(jint r) {
 static inline int tag_in(jint t) {
     return t == J_ANY_TAG ? MPI_ANY_TAG : (int)t;
 }
+
+/* The mpi.MPI error class of this MPI's error class klass (mpi4j_mpi_errors.c). */
+int java_error_class(int klass);
 
 /* Throws the MPIException of return code rc (after any critical region is closed). Returns
  * nonzero when rc is an error. */

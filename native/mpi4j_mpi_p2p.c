@@ -84,13 +84,48 @@ JNIEXPORT jlong JNICALL JNI_FN(isend0)(JNIEnv *env, jclass cls, jlong comm, jobj
     return FROM_REQ(r);
 }
 
+#if !MPI4J_FAMILY_IS_OMPI
+/* MPICH before 4.2 answers MPI_Irecv from MPI_PROC_NULL with a pre-completed request whose
+ * status says source 0, tag 0 (pmodels/mpich#6805). MPI requires source MPI_PROC_NULL, tag
+ * MPI_ANY_TAG, count 0, so such a receive gets a generalized request, already complete, that
+ * reports exactly that. */
+static int proc_null_query(void *extra, MPI_Status *status) {
+    (void)extra;
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    return MPI_SUCCESS;
+}
+static int proc_null_free(void *extra) {
+    (void)extra;
+    return MPI_SUCCESS;
+}
+static int proc_null_cancel(void *extra, int complete) {
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+static int irecv_proc_null(MPI_Request *r) {
+    int rc = MPI_Grequest_start(proc_null_query, proc_null_free, proc_null_cancel, NULL, r);
+    return rc == MPI_SUCCESS ? MPI_Grequest_complete(*r) : rc;
+}
+#endif
+
 JNIEXPORT jlong JNICALL JNI_FN(irecv0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                        jint count, jlong type, jint source, jint tag, jboolean persistent) {
     (void)cls;
     void *p = direct_ptr(env, buf, mode, off);
     if ((*env)->ExceptionCheck(env)) return 0;
     MPI_Request r = MPI_REQUEST_NULL;
-    int rc = persistent
+    int rc;
+#if !MPI4J_FAMILY_IS_OMPI
+    if (!persistent && rank_in(source) == MPI_PROC_NULL) {
+        rc = irecv_proc_null(&r);
+    } else
+#endif
+    rc = persistent
         ? MPI_Recv_init(p, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &r)
         : MPI_Irecv(p, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &r);
     if (mpi_failed(env, rc, "MPI_Irecv")) return 0;

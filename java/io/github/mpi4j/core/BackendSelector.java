@@ -63,8 +63,8 @@ public final class BackendSelector {
             String why = "started by an MPI launcher (" + launcherVar + " is set) but the MPI bridge is unavailable ("
                     + Capabilities.mpiDetail() + ")";
             if (!FabricBackend.isLaunched(env)) {
-                throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: " + why + "; install an MPI library with the "
-                        + "shared library libmpi, or start the job with mpi4jrun");
+                throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: " + why + "; fix that (docs/building.md), or "
+                        + "start the job with mpi4jrun");
             }
             return FabricBackend.create(requiredThreadLevel, env, why);
         }

@@ -12,18 +12,19 @@ public final class Capabilities {
     private Capabilities() {
     }
 
-    /** The JNI library that talks to the system MPI. */
-    public static final String MPI_LIBRARY = "mpi4j_mpi";
-
-    /** Whether the MPI bridge library is loaded (tries to load it). */
+    /** Whether the system libmpi was found and the MPI bridge for its family is loaded (tries once). */
     public static boolean mpiAvailable() {
-        return NativeLoader.load(MPI_LIBRARY);
+        return MpiBridge.load().loaded;
     }
 
-    /** Why the MPI bridge is or is not available. */
+    /** Which libmpi and bridge were chosen and why, or why MPI is unavailable. */
     public static String mpiDetail() {
-        mpiAvailable();
-        return NativeLoader.detail(MPI_LIBRARY);
+        return MpiBridge.load().detail;
+    }
+
+    /** The ABI family of the libmpi found, or null. */
+    public static MpiBridge.Family mpiFamily() {
+        return MpiBridge.load().family;
     }
 
     public static Map<String, String> report() {

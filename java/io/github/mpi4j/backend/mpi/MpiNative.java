@@ -5,13 +5,15 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 
 /**
- * The JNI entry points of {@code libmpi4j_mpi}. One native call per MPI call; all arguments are
+ * The JNI entry points of the MPI bridge ({@code libmpi4j_mpi_ompi} or {@code libmpi4j_mpi_mpich}, loaded
+ * by {@code nativeload.MpiBridge} for the libmpi found). One native call per MPI call; all arguments are
  * validated by the {@code mpi} layer before they get here.
  *
  * <p>Buffers are passed as (object, mode, byte offset): mode {@link #ARRAY} pins a Java array for
  * the duration of the call, {@link #DIRECT} uses a direct buffer's address, {@link #IN_PLACE}
  * means MPI_IN_PLACE and {@link #NONE} a buffer that is not significant (NULL). Handles
- * (communicators, datatypes, ops, requests) are C pointers carried as longs; request 0 is
+ * (communicators, datatypes, ops, requests) are C pointers (Open MPI) or ints (MPICH) carried as longs;
+ * request 0 is
  * MPI_REQUEST_NULL. Counts and displacements of the v-collectives travel in direct IntBuffers so
  * they stay valid until a non-blocking call completes.
  */

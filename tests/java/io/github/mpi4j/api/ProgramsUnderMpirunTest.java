@@ -2,9 +2,9 @@ package io.github.mpi4j.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.Requirements;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,7 +45,7 @@ class ProgramsUnderMpirunTest {
     }
 
     private static Jobs.Result mpirun(int np, String... javaArgs) throws Exception {
-        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH: install Open MPI to run this test");
+        Requirements.assumeMpi(Jobs.Launcher.MPIRUN, "programs under mpirun");
         List<String> args = new ArrayList<>(List.of("-cp", Jobs.classpath() + ":" + examples));
         args.addAll(List.of(javaArgs));
         return Jobs.run(Jobs.mpirun(np, args, false), null, 120);
@@ -133,6 +134,26 @@ class ProgramsUnderMpirunTest {
     void userStyleProgram(String program, String launcher, int np, String marker) throws Exception {
         Jobs.Result r = launcher.equals("mpirun") ? mpirun(np, program) : mpi4jrun(np, program);
         allRanksOk(r, marker, np);
+    }
+
+    /**
+     * The same programs under MPICH's launcher: the loader must pick the MPICH-ABI bridge
+     * (libmpi.so.12) from Hydra's variables. A smoke set; the suites run in MpichSuitesTest.
+     */
+    @ParameterizedTest(name = "{0} under mpiexec.hydra, np={1}")
+    @CsvSource({"Hello, 3", "OmpiStyleProgram, 2", "MpiJavaStyleProgram, 3"})
+    void underMpich(String program, int np) throws Exception {
+        Requirements.assumeMpi(Jobs.Launcher.MPICH, "programs under mpiexec.hydra");
+        List<String> args = new ArrayList<>(List.of("-cp", Jobs.classpath() + ":" + examples, program));
+        Jobs.Result r = Jobs.run(Jobs.mpich(np, args), null, 120);
+        if (program.equals("Hello")) {
+            assertEquals(0, r.exitCode, r.toString());
+            for (int rank = 0; rank < np; rank++) {
+                assertEquals(1, count(r.output, "Hello from rank " + rank + " of " + np + "\\b"), r.toString());
+            }
+        } else {
+            allRanksOk(r, program.equals("OmpiStyleProgram") ? "OMPI-STYLE" : "MPIJAVA-STYLE", np);
+        }
     }
 
     @Test

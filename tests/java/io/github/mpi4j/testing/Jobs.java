@@ -22,7 +22,11 @@ public final class Jobs {
 
     /** How ranks are started. */
     public enum Launcher {
-        MPIRUN, MPI4JRUN
+        /** Open MPI's mpirun. */
+        MPIRUN,
+        /** MPICH's Hydra (mpiexec.hydra / mpirun.mpich): the MPICH-ABI bridge. */
+        MPICH,
+        MPI4JRUN
     }
 
     /** The outcome of a job. */
@@ -68,6 +72,23 @@ public final class Jobs {
         return onPath("mpirun") != null;
     }
 
+    /** MPICH's launcher, or null: mpiexec.hydra (also Debian's mpirun.mpich). */
+    public static Path mpichLauncher() {
+        Path p = onPath("mpiexec.hydra");
+        return p != null ? p : onPath("mpirun.mpich");
+    }
+
+    /** The MPICH (Hydra) command line for {@code np} ranks running {@code javaArgs}. */
+    public static List<String> mpich(int np, List<String> javaArgs) {
+        Path launcher = mpichLauncher();
+        List<String> cmd = new ArrayList<>(Arrays.asList(launcher == null ? "mpiexec.hydra" : launcher.toString(),
+                "-n", Integer.toString(np)));
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions());
+        cmd.addAll(javaArgs);
+        return cmd;
+    }
+
     public static Path onPath(String program) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path p = Path.of(dir, program);
@@ -87,7 +108,9 @@ public final class Jobs {
 
     /** Like {@link #mpirun(int, List)}; {@code tagOutput} prefixes each line with its rank. */
     public static List<String> mpirun(int np, List<String> javaArgs, boolean tagOutput) {
-        List<String> cmd = new ArrayList<>(Arrays.asList("mpirun", "-np", Integer.toString(np), "--oversubscribe",
+        // Open MPI's by name where MPICH is installed too (Debian's mpirun is an alternative).
+        String mpirun = onPath("mpirun.openmpi") != null ? "mpirun.openmpi" : "mpirun";
+        List<String> cmd = new ArrayList<>(Arrays.asList(mpirun, "-np", Integer.toString(np), "--oversubscribe",
                 "--bind-to", "none"));
         if (tagOutput) cmd.add("--tag-output");
         if (isRoot()) cmd.add("--allow-run-as-root");

@@ -11,7 +11,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -30,10 +29,8 @@ public final class SuiteRunner {
     /** Dynamic tests for {@code suite} run under {@code launcher} at each of {@code sizes}. */
     public static Stream<DynamicNode> run(Class<?> suite, Jobs.Launcher launcher, List<String> launcherArgs,
                                           Map<String, String> env, int... sizes) {
-        if (launcher == Jobs.Launcher.MPIRUN) {
-            Assumptions.assumeTrue(Jobs.mpirunAvailable(),
-                    "mpirun is not on PATH: install Open MPI (openmpi-bin, libopenmpi-dev) to run the MPI tests");
-        }
+        DynamicNode skipped = Requirements.skippedOrNull(launcher, suite.getSimpleName() + " under " + launcher);
+        if (skipped != null) return Stream.of(skipped);
         List<DynamicNode> nodes = new ArrayList<>();
         for (int np : sizes) {
             nodes.add(DynamicContainer.dynamicContainer("np=" + np, runJob(suite, launcher, launcherArgs, env, np)));
@@ -45,6 +42,7 @@ public final class SuiteRunner {
                                               Map<String, String> env, int np) {
         List<String> javaArgs = Arrays.asList("-cp", Jobs.classpath(), RankRunner.class.getName(), suite.getName());
         List<String> cmd = launcher == Jobs.Launcher.MPIRUN ? Jobs.mpirun(np, javaArgs)
+                : launcher == Jobs.Launcher.MPICH ? Jobs.mpich(np, javaArgs)
                 : Jobs.mpi4jrun(np, launcherArgs, javaArgs);
         Jobs.Result result;
         try {
