@@ -119,11 +119,6 @@ public final class Status {
         this.bytes = count.getCount() * datatype.desc.valueKind.bytes;
     }
 
-    /** Bytes received: used by the MPI.OBJECT layer and tests. */
-    long byteCount() {
-        return bytes;
-    }
-
     // ---- mpiJava 1.2 names ---------------------------------------------------------------
 
     public int Get_count(Datatype datatype) {

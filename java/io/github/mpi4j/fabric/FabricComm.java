@@ -543,8 +543,4 @@ final class FabricComm implements BackendComm, CollChannel {
     public String toString() {
         return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
     }
-
-    static MPIException unsupported(String what) {
-        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, what + " is not supported by the fabric");
-    }
 }

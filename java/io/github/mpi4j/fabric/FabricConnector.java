@@ -255,7 +255,7 @@ final class FabricConnector {
         }
 
         private Path segment(int rank) {
-            return Path.of(setting("MPI4J_SHM_DIR", "/dev/shm"), "mpi4j-" + job.jobId + "-" + rank);
+            return io.github.mpi4j.fabric.transport.ShmDir.get().resolve("mpi4j-" + job.jobId + "-" + rank);
         }
 
         private TcpTransport.Connection dial(int peer, String host, int port) throws IOException {

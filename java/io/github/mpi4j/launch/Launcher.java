@@ -182,7 +182,7 @@ public final class Launcher {
 
     /** Removes this job's shared-memory files (after a crash a rank may not have removed its own). */
     static void removeSegments(String jobId) {
-        Path dir = Path.of("/dev/shm");
+        Path dir = io.github.mpi4j.fabric.transport.ShmDir.get();
         if (!Files.isDirectory(dir)) return;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "mpi4j-" + jobId + "-*")) {
             for (Path f : files) Files.deleteIfExists(f);
@@ -239,13 +239,5 @@ public final class Launcher {
             // not resolvable here: listen everywhere
         }
         return new RendezvousServer(bind, 0, secret, msg -> System.err.println("mpi4jrun: " + msg));
-    }
-
-    static void drain(InputStream in) {
-        try (in) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        } catch (IOException ignored) {
-            // the process is gone
-        }
     }
 }

@@ -24,9 +24,4 @@ public final class Backoff {
             parkNanos = Math.min(MAX_PARK_NANOS, parkNanos * 2);
         }
     }
-
-    public void reset() {
-        calls = 0;
-        parkNanos = 1_000;
-    }
 }

@@ -1,5 +1,9 @@
 package io.github.mpi4j.fabric.coll;
 
+import java.util.Locale;
+import mpi.MPI;
+import mpi.MPIException;
+
 /**
  * Chooses collective algorithms with an alpha-beta model: a message of n bytes costs
  * alpha + n * beta. For an allreduce over p ranks:
@@ -60,13 +64,13 @@ public final class CostModel {
         double gamma = setting("MPI4J_COLL_GAMMA_NS_PER_KB", 100.0) * 1e-9 / 1024;
         long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", 256) * 1024;
         long shmMin = (long) (setting("MPI4J_SHM_COLL_MIN_KB", 1024) * 1024);
-        String ar = text("MPI4J_ALLREDUCE");
-        boolean slots = ar != null && ar.trim().equalsIgnoreCase("shm");
-        AllReduce forced = ar == null || slots ? null : AllReduce.valueOf(ar.trim().toUpperCase());
-        String bc = text("MPI4J_BCAST");
-        Boolean large = bc == null ? null : bc.trim().equalsIgnoreCase("scatter_allgather");
-        String ag = text("MPI4J_ALLGATHER");
-        Boolean bruck = ag == null ? null : ag.trim().equalsIgnoreCase("bruck");
+        String ar = choice("MPI4J_ALLREDUCE", "recursive_doubling", "rabenseifner", "ring", "shm");
+        boolean slots = "shm".equals(ar);
+        AllReduce forced = ar == null || slots ? null : AllReduce.valueOf(ar.toUpperCase(Locale.ROOT));
+        String bc = choice("MPI4J_BCAST", "binomial", "scatter_allgather");
+        Boolean large = bc == null ? null : bc.equals("scatter_allgather");
+        String ag = choice("MPI4J_ALLGATHER", "bruck", "ring");
+        Boolean bruck = ag == null ? null : ag.equals("bruck");
         return new CostModel(alpha, beta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
                 ar == null ? null : slots, large, bruck);
     }
@@ -76,13 +80,29 @@ public final class CostModel {
         return v != null ? v : System.getenv(name);
     }
 
+    /** A non-negative number setting; a malformed one is an error naming it (not silently the default). */
     private static double setting(String name, double dflt) {
         String v = text(name);
+        if (v == null || v.isBlank()) return dflt;
+        double d;
         try {
-            return v == null ? dflt : Double.parseDouble(v.trim());
+            d = Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            return dflt;
+            d = Double.NaN;
         }
+        if (!(d >= 0) || Double.isInfinite(d)) {
+            throw MPIException.of(MPI.ERR_OTHER, name + "='" + v + "' is not a non-negative number");
+        }
+        return d;
+    }
+
+    /** One of {@code allowed} (lower case), or null when unset; anything else is an error naming it. */
+    private static String choice(String name, String... allowed) {
+        String v = text(name);
+        if (v == null || v.isBlank()) return null;
+        String c = v.trim().toLowerCase(Locale.ROOT);
+        for (String a : allowed) if (a.equals(c)) return c;
+        throw MPIException.of(MPI.ERR_OTHER, name + "='" + v + "' is not one of " + String.join(", ", allowed));
     }
 
     /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
