@@ -8,6 +8,13 @@
 
 #include "jni_util.h"
 
+/*
+ * Ties a C constant to the Java constant of the same meaning that javac -h wrote into
+ * io_github_mpi4j_backend_mpi_MpiNative.h (include it first): a mismatch fails the build.
+ */
+#define MPI4J_PIN(c, java) \
+    _Static_assert((c) == io_github_mpi4j_backend_mpi_MpiNative_##java, #c " must equal MpiNative." #java)
+
 /* Each ABI family gets its own build of these sources (native/CMakeLists.txt); make sure the
  * mpi.h found is the family's. */
 #if defined(MPI4J_FAMILY_OMPI)

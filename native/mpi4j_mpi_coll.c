@@ -8,6 +8,10 @@
 
 /* Selectors shared with MpiNative.java. */
 enum { K_GATHER, K_SCATTER, K_ALLGATHER, K_ALLTOALL };
+MPI4J_PIN(K_GATHER, GATHER);
+MPI4J_PIN(K_SCATTER, SCATTER);
+MPI4J_PIN(K_ALLGATHER, ALLGATHER);
+MPI4J_PIN(K_ALLTOALL, ALLTOALL);
 
 /* Ends a collective: returns the request of a non-blocking call, 0 otherwise. */
 static jlong finish(JNIEnv *env, int rc, MPI_Request r, const char *call) {

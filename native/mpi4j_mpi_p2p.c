@@ -7,8 +7,12 @@
 
 #define JNI_FN(name) Java_io_github_mpi4j_backend_mpi_MpiNative_##name
 
-/* Values of io.github.mpi4j.spi.SendMode ordinals. */
+/* Send modes: MpiNative.SEND_* (pinned below). */
 enum { MODE_STANDARD, MODE_SYNCHRONOUS, MODE_BUFFERED, MODE_READY };
+MPI4J_PIN(MODE_STANDARD, SEND_STANDARD);
+MPI4J_PIN(MODE_SYNCHRONOUS, SEND_SYNCHRONOUS);
+MPI4J_PIN(MODE_BUFFERED, SEND_BUFFERED);
+MPI4J_PIN(MODE_READY, SEND_READY);
 
 JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                      jint count, jlong type, jint dest, jint tag, jint sendMode) {

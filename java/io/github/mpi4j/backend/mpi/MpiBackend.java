@@ -21,7 +21,7 @@ public final class MpiBackend implements Backend {
     final boolean pinArrays;
     private final long[] typeHandles = new long[TypeDesc.PREDEFINED_COUNT];
     /** Predefined ops, then MINLOC/MAXLOC of 4 pair types, then wrapping SUMs of byte, short, char. */
-    private final long[] opHandles = new long[OpCode.values().length + 11];
+    private final long[] opHandles = new long[MpiNative.OP_TABLE_SIZE];
     private final MpiComm world;
     private final MpiComm self;
     private ByteBuffer attached;
@@ -79,13 +79,13 @@ public final class MpiBackend implements Backend {
         if (user != null) return user.handle;
         if (op.code.isLocOp()) {
             int pair = pairIndex(t.predefinedId);
-            if (pair >= 0) return opHandles[OpCode.values().length + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
+            if (pair >= 0) return opHandles[MpiNative.OP_PAIR_BASE + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
         }
         if (op.code == OpCode.SUM) {
             int wrap = wrapSumIndex(t.predefinedId);
-            if (wrap >= 0) return opHandles[OpCode.values().length + 8 + wrap];
+            if (wrap >= 0) return opHandles[MpiNative.OP_PAIR_BASE + 8 + wrap];
         }
-        return opHandles[op.code.ordinal()];
+        return opHandles[MpiNative.opSlot(op.code)];
     }
 
     @Override

@@ -140,7 +140,7 @@ final class MpiComm implements BackendComm {
         Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
         try {
-            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, mode.ordinal());
+            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, MpiNative.sendMode(mode));
         } catch (RuntimeException | Error e) {
             a.release();
             throw e;
@@ -190,7 +190,7 @@ final class MpiComm implements BackendComm {
         long h;
         try {
             h = MpiNative.isend0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
-                    mode.ordinal(), persistent);
+                    MpiNative.sendMode(mode), persistent);
         } catch (RuntimeException | Error e) {
             a.release();
             throw e;

@@ -1,5 +1,8 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
@@ -36,6 +39,62 @@ final class MpiNative {
 
     /** Selectors of {@link #coll0} and {@link #vcoll0}. */
     static final int GATHER = 0, SCATTER = 1, ALLGATHER = 2, ALLTOALL = 3;
+
+    // Codes that cross JNI are spelled out here, never an enum's ordinal(): javac -h writes them
+    // into the generated header and the C files _Static_assert their own values against them, so
+    // reordering either side fails the build instead of mapping MPI_SUM to another op.
+
+    /** Send modes of {@link #send0} and {@link #isend0}. */
+    static final int SEND_STANDARD = 0, SEND_SYNCHRONOUS = 1, SEND_BUFFERED = 2, SEND_READY = 3;
+
+    /**
+     * Slots of the op table {@link #handles0} fills: the predefined ops; from {@link #OP_PAIR_BASE}
+     * MINLOC/MAXLOC of the four pair types, then the wrapping SUMs of byte, short and char.
+     */
+    static final int OP_MAX = 0, OP_MIN = 1, OP_SUM = 2, OP_PROD = 3, OP_LAND = 4, OP_BAND = 5, OP_LOR = 6,
+            OP_BOR = 7, OP_LXOR = 8, OP_BXOR = 9, OP_MINLOC = 10, OP_MAXLOC = 11, OP_REPLACE = 12, OP_NO_OP = 13,
+            OP_PAIR_BASE = 15, OP_TABLE_SIZE = OP_PAIR_BASE + 11;
+
+    /** Slots of the type table {@link #handles0} fills: the ids of {@link Predefined}. */
+    static final int TYPE_BYTE = Predefined.BYTE, TYPE_CHAR = Predefined.CHAR, TYPE_SHORT = Predefined.SHORT,
+            TYPE_BOOLEAN = Predefined.BOOLEAN, TYPE_INT = Predefined.INT, TYPE_LONG = Predefined.LONG,
+            TYPE_FLOAT = Predefined.FLOAT, TYPE_DOUBLE = Predefined.DOUBLE, TYPE_PACKED = Predefined.PACKED,
+            TYPE_SHORT2 = Predefined.SHORT2, TYPE_INT2 = Predefined.INT2, TYPE_LONG2 = Predefined.LONG2,
+            TYPE_FLOAT2 = Predefined.FLOAT2, TYPE_DOUBLE2 = Predefined.DOUBLE2, TYPE_SHORT_INT = Predefined.SHORT_INT,
+            TYPE_LONG_INT = Predefined.LONG_INT, TYPE_FLOAT_INT = Predefined.FLOAT_INT,
+            TYPE_DOUBLE_INT = Predefined.DOUBLE_INT, TYPE_FLOAT_COMPLEX = Predefined.FLOAT_COMPLEX,
+            TYPE_DOUBLE_COMPLEX = Predefined.DOUBLE_COMPLEX;
+
+    static int sendMode(SendMode m) {
+        switch (m) {
+            case STANDARD: return SEND_STANDARD;
+            case SYNCHRONOUS: return SEND_SYNCHRONOUS;
+            case BUFFERED: return SEND_BUFFERED;
+            case READY: return SEND_READY;
+            default: throw new IllegalArgumentException("send mode " + m);
+        }
+    }
+
+    /** The op table's slot of a predefined op. */
+    static int opSlot(OpCode c) {
+        switch (c) {
+            case MAX: return OP_MAX;
+            case MIN: return OP_MIN;
+            case SUM: return OP_SUM;
+            case PROD: return OP_PROD;
+            case LAND: return OP_LAND;
+            case BAND: return OP_BAND;
+            case LOR: return OP_LOR;
+            case BOR: return OP_BOR;
+            case LXOR: return OP_LXOR;
+            case BXOR: return OP_BXOR;
+            case MINLOC: return OP_MINLOC;
+            case MAXLOC: return OP_MAXLOC;
+            case REPLACE: return OP_REPLACE;
+            case NO_OP: return OP_NO_OP;
+            default: throw new IllegalArgumentException("op " + c + " has no predefined handle");
+        }
+    }
 
     // ---- environment ----------------------------------------------------------------------
     static native int init0(int required);
