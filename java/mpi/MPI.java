@@ -3,6 +3,7 @@ package mpi;
 import io.github.mpi4j.core.BackendSelector;
 import io.github.mpi4j.core.Session;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
@@ -31,23 +32,23 @@ public final class MPI {
     }
 
     // ---- thread levels ---------------------------------------------------------------------
-    public static final int THREAD_SINGLE = 0;
-    public static final int THREAD_FUNNELED = 1;
-    public static final int THREAD_SERIALIZED = 2;
-    public static final int THREAD_MULTIPLE = 3;
+    public static final int THREAD_SINGLE = Mpi.THREAD_SINGLE;
+    public static final int THREAD_FUNNELED = Mpi.THREAD_FUNNELED;
+    public static final int THREAD_SERIALIZED = Mpi.THREAD_SERIALIZED;
+    public static final int THREAD_MULTIPLE = Mpi.THREAD_MULTIPLE;
 
     // ---- version of the MPI standard implemented (MPI_VERSION, MPI_SUBVERSION) ----------------
     public static final int VERSION = 3;
     public static final int SUBVERSION = 1;
 
     // ---- special ranks, tags and values -------------------------------------------------------
-    public static final int ANY_SOURCE = -1;
-    public static final int ANY_TAG = -1;
-    public static final int PROC_NULL = -2;
-    public static final int ROOT = -4;
-    public static final int UNDEFINED = -32766;
+    public static final int ANY_SOURCE = Mpi.ANY_SOURCE;
+    public static final int ANY_TAG = Mpi.ANY_TAG;
+    public static final int PROC_NULL = Mpi.PROC_NULL;
+    public static final int ROOT = Mpi.ROOT;
+    public static final int UNDEFINED = Mpi.UNDEFINED;
     public static final int KEYVAL_INVALID = -1;
-    public static final int BSEND_OVERHEAD = 128;
+    public static final int BSEND_OVERHEAD = Mpi.BSEND_OVERHEAD;
     public static final int MAX_PROCESSOR_NAME = 256;
     public static final int MAX_ERROR_STRING = 256;
     public static final int MAX_OBJECT_NAME = 64;
@@ -74,72 +75,67 @@ public final class MPI {
     public static final int UNIVERSE_SIZE = 6;
 
     // ---- error classes (values of Open MPI's mpi.h) -----------------------------------------------
-    public static final int SUCCESS = 0;
-    public static final int ERR_BUFFER = 1;
-    public static final int ERR_COUNT = 2;
-    public static final int ERR_TYPE = 3;
-    public static final int ERR_TAG = 4;
-    public static final int ERR_COMM = 5;
-    public static final int ERR_RANK = 6;
-    public static final int ERR_REQUEST = 7;
-    public static final int ERR_ROOT = 8;
-    public static final int ERR_GROUP = 9;
-    public static final int ERR_OP = 10;
-    public static final int ERR_TOPOLOGY = 11;
-    public static final int ERR_DIMS = 12;
-    public static final int ERR_ARG = 13;
-    public static final int ERR_UNKNOWN = 14;
-    public static final int ERR_TRUNCATE = 15;
-    public static final int ERR_OTHER = 16;
-    public static final int ERR_INTERN = 17;
-    public static final int ERR_IN_STATUS = 18;
-    public static final int ERR_PENDING = 19;
-    public static final int ERR_ACCESS = 20;
-    public static final int ERR_AMODE = 21;
-    public static final int ERR_ASSERT = 22;
-    public static final int ERR_BAD_FILE = 23;
-    public static final int ERR_BASE = 24;
-    public static final int ERR_CONVERSION = 25;
-    public static final int ERR_DISP = 26;
-    public static final int ERR_DUP_DATAREP = 27;
-    public static final int ERR_FILE_EXISTS = 28;
-    public static final int ERR_FILE_IN_USE = 29;
-    public static final int ERR_FILE = 30;
-    public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_NOKEY = 32;
-    public static final int ERR_INFO_VALUE = 33;
-    public static final int ERR_INFO = 34;
-    public static final int ERR_IO = 35;
-    public static final int ERR_KEYVAL = 36;
-    public static final int ERR_LOCKTYPE = 37;
-    public static final int ERR_NAME = 38;
-    public static final int ERR_NO_MEM = 39;
-    public static final int ERR_NOT_SAME = 40;
-    public static final int ERR_NO_SPACE = 41;
-    public static final int ERR_NO_SUCH_FILE = 42;
-    public static final int ERR_PORT = 43;
-    public static final int ERR_QUOTA = 44;
-    public static final int ERR_READ_ONLY = 45;
-    public static final int ERR_RMA_CONFLICT = 46;
-    public static final int ERR_RMA_SYNC = 47;
-    public static final int ERR_SERVICE = 48;
-    public static final int ERR_SIZE = 49;
-    public static final int ERR_SPAWN = 50;
-    public static final int ERR_UNSUPPORTED_DATAREP = 51;
-    public static final int ERR_UNSUPPORTED_OPERATION = 52;
-    public static final int ERR_WIN = 53;
-    public static final int ERR_PROC_ABORTED = 74;
+    public static final int SUCCESS = Mpi.SUCCESS;
+    public static final int ERR_BUFFER = Mpi.ERR_BUFFER;
+    public static final int ERR_COUNT = Mpi.ERR_COUNT;
+    public static final int ERR_TYPE = Mpi.ERR_TYPE;
+    public static final int ERR_TAG = Mpi.ERR_TAG;
+    public static final int ERR_COMM = Mpi.ERR_COMM;
+    public static final int ERR_RANK = Mpi.ERR_RANK;
+    public static final int ERR_REQUEST = Mpi.ERR_REQUEST;
+    public static final int ERR_ROOT = Mpi.ERR_ROOT;
+    public static final int ERR_GROUP = Mpi.ERR_GROUP;
+    public static final int ERR_OP = Mpi.ERR_OP;
+    public static final int ERR_TOPOLOGY = Mpi.ERR_TOPOLOGY;
+    public static final int ERR_DIMS = Mpi.ERR_DIMS;
+    public static final int ERR_ARG = Mpi.ERR_ARG;
+    public static final int ERR_UNKNOWN = Mpi.ERR_UNKNOWN;
+    public static final int ERR_TRUNCATE = Mpi.ERR_TRUNCATE;
+    public static final int ERR_OTHER = Mpi.ERR_OTHER;
+    public static final int ERR_INTERN = Mpi.ERR_INTERN;
+    public static final int ERR_IN_STATUS = Mpi.ERR_IN_STATUS;
+    public static final int ERR_PENDING = Mpi.ERR_PENDING;
+    public static final int ERR_ACCESS = Mpi.ERR_ACCESS;
+    public static final int ERR_AMODE = Mpi.ERR_AMODE;
+    public static final int ERR_ASSERT = Mpi.ERR_ASSERT;
+    public static final int ERR_BAD_FILE = Mpi.ERR_BAD_FILE;
+    public static final int ERR_BASE = Mpi.ERR_BASE;
+    public static final int ERR_CONVERSION = Mpi.ERR_CONVERSION;
+    public static final int ERR_DISP = Mpi.ERR_DISP;
+    public static final int ERR_DUP_DATAREP = Mpi.ERR_DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = Mpi.ERR_FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = Mpi.ERR_FILE_IN_USE;
+    public static final int ERR_FILE = Mpi.ERR_FILE;
+    public static final int ERR_INFO_KEY = Mpi.ERR_INFO_KEY;
+    public static final int ERR_INFO_NOKEY = Mpi.ERR_INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = Mpi.ERR_INFO_VALUE;
+    public static final int ERR_INFO = Mpi.ERR_INFO;
+    public static final int ERR_IO = Mpi.ERR_IO;
+    public static final int ERR_KEYVAL = Mpi.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = Mpi.ERR_LOCKTYPE;
+    public static final int ERR_NAME = Mpi.ERR_NAME;
+    public static final int ERR_NO_MEM = Mpi.ERR_NO_MEM;
+    public static final int ERR_NOT_SAME = Mpi.ERR_NOT_SAME;
+    public static final int ERR_NO_SPACE = Mpi.ERR_NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = Mpi.ERR_NO_SUCH_FILE;
+    public static final int ERR_PORT = Mpi.ERR_PORT;
+    public static final int ERR_QUOTA = Mpi.ERR_QUOTA;
+    public static final int ERR_READ_ONLY = Mpi.ERR_READ_ONLY;
+    public static final int ERR_RMA_CONFLICT = Mpi.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = Mpi.ERR_RMA_SYNC;
+    public static final int ERR_SERVICE = Mpi.ERR_SERVICE;
+    public static final int ERR_SIZE = Mpi.ERR_SIZE;
+    public static final int ERR_SPAWN = Mpi.ERR_SPAWN;
+    public static final int ERR_UNSUPPORTED_DATAREP = Mpi.ERR_UNSUPPORTED_DATAREP;
+    public static final int ERR_UNSUPPORTED_OPERATION = Mpi.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = Mpi.ERR_WIN;
+    public static final int ERR_PROC_ABORTED = Mpi.ERR_PROC_ABORTED;
     /** Open MPI's extra class for exhausted system resources. */
-    public static final int ERR_SYSRESOURCE = -2;
-    public static final int ERR_LASTCODE = 92;
+    public static final int ERR_SYSRESOURCE = Mpi.ERR_SYSRESOURCE;
+    public static final int ERR_LASTCODE = Mpi.ERR_LASTCODE;
 
     /** Pass as the send buffer of a collective to use the receive buffer in place. */
-    public static final Object IN_PLACE = new Object() {
-        @Override
-        public String toString() {
-            return "MPI.IN_PLACE";
-        }
-    };
+    public static final Object IN_PLACE = Mpi.IN_PLACE;
 
     // ---- datatypes ---------------------------------------------------------------------------------
     public static final Datatype BYTE = type(Predefined.T_BYTE);

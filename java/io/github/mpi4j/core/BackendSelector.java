@@ -4,8 +4,8 @@ import io.github.mpi4j.backend.mpi.MpiBackend;
 import io.github.mpi4j.fabric.FabricBackend;
 import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.Mpi;
 import java.util.Map;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -36,7 +36,7 @@ public final class BackendSelector {
             switch (explicit.trim().toLowerCase()) {
                 case "mpi":
                     if (!Capabilities.mpiAvailable()) {
-                        throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: backend 'mpi' was requested ("
+                        throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: backend 'mpi' was requested ("
                                 + "mpi4j.backend/MPI4J_BACKEND) but the MPI bridge is unavailable: "
                                 + Capabilities.mpiDetail());
                     }
@@ -44,7 +44,7 @@ public final class BackendSelector {
                 case "fabric":
                     return FabricBackend.create(requiredThreadLevel, env, "requested by mpi4j.backend/MPI4J_BACKEND=fabric");
                 default:
-                    throw MPIException.of(MPI.ERR_ARG, "MPI.Init: unknown backend '" + explicit
+                    throw MPIException.of(Mpi.ERR_ARG, "MPI.Init: unknown backend '" + explicit
                             + "' in mpi4j.backend/MPI4J_BACKEND (use mpi or fabric)");
             }
         }
@@ -63,7 +63,7 @@ public final class BackendSelector {
             String why = "started by an MPI launcher (" + launcherVar + " is set) but the MPI bridge is unavailable ("
                     + Capabilities.mpiDetail() + ")";
             if (!FabricBackend.isLaunched(env)) {
-                throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: " + why + "; fix that (docs/building.md), or "
+                throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: " + why + "; fix that (docs/building.md), or "
                         + "start the job with mpi4jrun");
             }
             return FabricBackend.create(requiredThreadLevel, env, why);

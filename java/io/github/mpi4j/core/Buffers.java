@@ -3,6 +3,7 @@ package io.github.mpi4j.core;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -12,7 +13,6 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -39,20 +39,20 @@ public final class Buffers {
     public static Buf resolve(String call, String arg, Object buf, int offset, int count,
                               TypeDesc type, boolean writable) {
         if (type == null) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": datatype is null");
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype is null");
         }
         if (count < 0) {
-            throw MPIException.of(MPI.ERR_COUNT, call + ": count must be >= 0, got " + count);
+            throw MPIException.of(Mpi.ERR_COUNT, call + ": count must be >= 0, got " + count);
         }
         if (offset < 0) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset must be >= 0, got " + offset);
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset must be >= 0, got " + offset);
         }
         if (buf == null) {
             if (count == 0) return empty(type);
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is null but count is " + count);
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is null but count is " + count);
         }
-        if (buf == MPI.IN_PLACE) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as " + arg);
+        if (buf == Mpi.IN_PLACE) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as " + arg);
         }
         if (buf instanceof Buffer) {
             return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
@@ -64,7 +64,7 @@ public final class Buffers {
             return empty(type);
         }
         if (kind == null) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
                     + buf.getClass().getName());
         }
         return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type);
@@ -72,7 +72,7 @@ public final class Buffers {
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
     public static Buf resolveSend(String call, String arg, Object buf, int offset, int count, TypeDesc type) {
-        if (buf == MPI.IN_PLACE) return Buf.IN_PLACE;
+        if (buf == Mpi.IN_PLACE) return Buf.IN_PLACE;
         return resolve(call, arg, buf, offset, count, type, false);
     }
 
@@ -93,12 +93,12 @@ public final class Buffers {
                                     int length, int count, TypeDesc type) {
         checkKind(call, arg, kind, type, array.getClass().getSimpleName());
         if (offset > length) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + kind.name().toLowerCase() + "[" + length + "]");
         }
         long need = elementsNeeded(count, type, kind);
         if (need > length - offset) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
                     + " elements of " + arg + " from offset " + offset + ", but "
                     + kind.name().toLowerCase() + "[" + length + "] has " + (length - offset));
         }
@@ -109,18 +109,18 @@ public final class Buffers {
                                      TypeDesc type, boolean writable) {
         BaseKind kind = kindOf(b);
         if (kind == null) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": unsupported buffer class " + b.getClass().getName());
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": unsupported buffer class " + b.getClass().getName());
         }
         if (writable && b.isReadOnly()) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a read-only buffer but the call writes into it");
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is a read-only buffer but the call writes into it");
         }
         if (!b.isDirect()) {
             if (!b.hasArray()) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a read-only heap buffer; "
+                throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is a read-only heap buffer; "
                         + "use a direct buffer (MPI.newXxxBuffer) or an array");
             }
             if (kind == BaseKind.BYTE && type.arrayKind != BaseKind.BYTE) {
-                throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is a heap ByteBuffer but " + type.name
+                throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is a heap ByteBuffer but " + type.name
                         + " needs native byte order; use a direct buffer (MPI.newByteBuffer) or a "
                         + type.arrayKind.name().toLowerCase() + "[] array");
             }
@@ -131,7 +131,7 @@ public final class Buffers {
             return new Buf(array, kind, base + whole.offset, whole.length);
         }
         if (type.layout == Layout.OBJECT) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got a "
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got a "
                     + b.getClass().getSimpleName());
         }
         if (kind != BaseKind.BYTE) {
@@ -139,12 +139,12 @@ public final class Buffers {
         }
         int capacity = b.capacity();
         if (offset > capacity) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
                     + capacity + " of the buffer");
         }
         long need = elementsNeeded(count, type, kind);
         if (need > capacity - offset) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
                     + (kind == BaseKind.BYTE ? " bytes" : " elements") + " of " + arg + " from offset " + offset
                     + ", but the buffer's capacity is " + capacity);
         }
@@ -154,16 +154,16 @@ public final class Buffers {
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
         if (type.arrayKind == kind) return;
         if (type.layout == Layout.OBJECT) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
         }
         if (kind == BaseKind.OBJECT) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is " + what + " but " + type.name
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": " + arg + " is " + what + " but " + type.name
                     + " is not MPI.OBJECT");
         }
         String want = type.arrayKind == BaseKind.BYTE && type.layout != Layout.PRIMITIVE
                 ? "a byte[] or direct ByteBuffer"
                 : "a " + type.arrayKind.name().toLowerCase() + "[] or direct buffer";
-        throw MPIException.of(MPI.ERR_TYPE, call + ": datatype " + type.name + " needs " + want + " as " + arg
+        throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " needs " + want + " as " + arg
                 + ", got " + what);
     }
 

@@ -2,10 +2,10 @@ package io.github.mpi4j.core;
 
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -20,10 +20,10 @@ public final class OpRules {
     /** Throws {@code MPI.ERR_OP} unless {@code op} is defined for {@code type} in a reduction. */
     public static void check(String call, OpDesc op, TypeDesc type) {
         if (op == null) {
-            throw MPIException.of(MPI.ERR_OP, call + ": op is null");
+            throw MPIException.of(Mpi.ERR_OP, call + ": op is null");
         }
         if (!allowed(op.code, type)) {
-            throw MPIException.of(MPI.ERR_OP, call + ": operation " + op.name + " is not defined for datatype "
+            throw MPIException.of(Mpi.ERR_OP, call + ": operation " + op.name + " is not defined for datatype "
                     + type.name + describe(op.code));
         }
     }

@@ -1,7 +1,7 @@
 package io.github.mpi4j.core;
 
 import io.github.mpi4j.spi.Backend;
-import mpi.MPI;
+import io.github.mpi4j.spi.Mpi;
 import mpi.MPIException;
 
 /**
@@ -28,10 +28,10 @@ public final class Session {
 
     public synchronized void start(Backend backend) {
         if (state == ACTIVE) {
-            throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: MPI is already initialized");
+            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: MPI is already initialized");
         }
         if (state == FINALIZED) {
-            throw MPIException.of(MPI.ERR_OTHER, "MPI.Init: MPI was finalized and cannot be initialized again");
+            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: MPI was finalized and cannot be initialized again");
         }
         this.backend = backend;
         this.initThread = Thread.currentThread();
@@ -72,7 +72,7 @@ public final class Session {
     }
 
     private static MPIException notActive(int s) {
-        return MPIException.of(MPI.ERR_OTHER, s == NEW
+        return MPIException.of(Mpi.ERR_OTHER, s == NEW
                 ? "MPI is not initialized: call MPI.Init (or MPI.InitThread) first"
                 : "MPI is finalized: no MPI call is allowed after MPI.Finalize");
     }

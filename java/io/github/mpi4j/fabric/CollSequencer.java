@@ -3,6 +3,7 @@ package io.github.mpi4j.fabric;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -200,7 +200,7 @@ final class CollSequencer {
         engine.waitFor(op, r.call, () -> failedElsewhere(r));
         if (!op.done) {
             Notice n = r.notice;
-            throw MPIException.of(MPI.ERR_OTHER, r.call + ": rank " + n.rank + " failed its part of this collective"
+            throw MPIException.of(Mpi.ERR_OTHER, r.call + ": rank " + n.rank + " failed its part of this collective"
                     + " (call #" + r.seq + " on " + comm + "), so it cannot complete here: " + n.reason);
         }
     }
@@ -219,7 +219,7 @@ final class CollSequencer {
     private void drainNotices() {
         synchronized (drainLock) {
             StatusData st = new StatusData();
-            while (engine.iprobe(ctx, MPI.ANY_SOURCE, NOTICE_TAG, st)) {
+            while (engine.iprobe(ctx, Mpi.ANY_SOURCE, NOTICE_TAG, st)) {
                 byte[] b = new byte[(int) st.bytes];
                 Engine.RecvOp op = engine.irecv(ctx, st.source, NOTICE_TAG, new Buf(b, BaseKind.BYTE, 0, b.length), 0,
                         b.length);
@@ -335,7 +335,7 @@ final class CollSequencer {
                     throw new MPIException(e);
                 }
                 finished = true;
-                if (status != null) status.set(MPI.ANY_SOURCE, MPI.ANY_TAG, 0, false, 0);
+                if (status != null) status.set(Mpi.ANY_SOURCE, Mpi.ANY_TAG, 0, false, 0);
             }
 
             @Override

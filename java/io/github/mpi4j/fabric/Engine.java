@@ -7,6 +7,7 @@ import io.github.mpi4j.fabric.transport.OutFrame;
 import io.github.mpi4j.fabric.transport.Transport;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -100,7 +100,7 @@ final class Engine implements FrameSink {
         }
 
         boolean matches(int src, int tg) {
-            return (wantSource == MPI.ANY_SOURCE || wantSource == src) && (wantTag == MPI.ANY_TAG || wantTag == tg);
+            return (wantSource == Mpi.ANY_SOURCE || wantSource == src) && (wantTag == Mpi.ANY_TAG || wantTag == tg);
         }
     }
 
@@ -296,7 +296,7 @@ final class Engine implements FrameSink {
     }
 
     private static MPIException truncated(RecvOp op, long n) {
-        return new MPIException(MPI.ERR_TRUNCATE, MPI.ERR_TRUNCATE, "receive: message of " + n
+        return new MPIException(Mpi.ERR_TRUNCATE, Mpi.ERR_TRUNCATE, "receive: message of " + n
                 + " bytes from rank " + op.source + " (tag " + op.tag + ") is longer than the receive buffer ("
                 + op.capacity + " bytes)");
     }
@@ -319,8 +319,8 @@ final class Engine implements FrameSink {
         try {
             if (!op.done && queues(op.ctx).posted.remove(op)) {
                 op.cancelled = true;
-                op.source = MPI.ANY_SOURCE;
-                op.tag = MPI.ANY_TAG;
+                op.source = Mpi.ANY_SOURCE;
+                op.tag = Mpi.ANY_TAG;
                 op.done = true;
             }
         } finally {
@@ -427,7 +427,7 @@ final class Engine implements FrameSink {
         try {
             progress();
             for (Unexpected u : queues(ctx).unexpected) {
-                if ((source == MPI.ANY_SOURCE || source == u.peer) && (tag == MPI.ANY_TAG || tag == u.h.tag)) {
+                if ((source == Mpi.ANY_SOURCE || source == u.peer) && (tag == Mpi.ANY_TAG || tag == u.h.tag)) {
                     status.set(u.peer, u.h.tag, 0, false, u.length());
                     return true;
                 }
@@ -515,7 +515,7 @@ final class Engine implements FrameSink {
         String why = "broke the fabric protocol: a frame of kind " + h.kind + " with " + what + " (" + h + ")";
         if (victim != null && !victim.done) {
             waiting.remove(victim.id);
-            victim.error = MPIException.of(MPI.ERR_OTHER, "receive: rank " + peer + " " + why);
+            victim.error = MPIException.of(Mpi.ERR_OTHER, "receive: rank " + peer + " " + why);
             victim.done = true;
         }
         if (failure == null) failure = "rank " + peer + " " + why;
@@ -696,7 +696,7 @@ final class Engine implements FrameSink {
                 checkPeers(now);
                 checkFailure();
                 if (now - deadline > 0) {
-                    throw MPIException.of(MPI.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
+                    throw MPIException.of(Mpi.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
                             + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
                 }
             }
@@ -733,7 +733,7 @@ final class Engine implements FrameSink {
     void checkFailure() {
         String f = failure;
         if (f != null) {
-            throw MPIException.of(MPI.ERR_OTHER, "the fabric lost a peer: " + f);
+            throw MPIException.of(Mpi.ERR_OTHER, "the fabric lost a peer: " + f);
         }
     }
 
@@ -746,7 +746,7 @@ final class Engine implements FrameSink {
             if ((idle & 0xff) == 0) {
                 checkPeers(System.nanoTime());
                 if (System.nanoTime() - deadline > 0) {
-                    throw MPIException.of(MPI.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
+                    throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
                 }
             }
             pause(idle);

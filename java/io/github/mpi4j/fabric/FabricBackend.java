@@ -10,6 +10,7 @@ import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import java.net.InetAddress;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -114,7 +114,7 @@ public final class FabricBackend implements Backend {
             Transport mine = hub.endpoint(r);
             for (int p = 0; p < n; p++) t[p] = mine;
             JobInfo job = new JobInfo(r, n, r, n, "threads", null, null, "ranks as threads", timeoutSeconds);
-            out[r] = new FabricBackend(job, t, nodeOf.clone(), null, MPI.THREAD_MULTIPLE, "ranks as threads of one JVM",
+            out[r] = new FabricBackend(job, t, nodeOf.clone(), null, Mpi.THREAD_MULTIPLE, "ranks as threads of one JVM",
                     null);
         }
         return out;
@@ -139,7 +139,7 @@ public final class FabricBackend implements Backend {
      * at a time, and each leaves the arenas free when it returns (see coll.ShmAllReduce).
      */
     SharedSlots sharedSlots(int[] members) {
-        if (arenaOfWorld == null || threadLevel == MPI.THREAD_MULTIPLE) return null;
+        if (arenaOfWorld == null || threadLevel == Mpi.THREAD_MULTIPLE) return null;
         ByteBuffer[] slots = new ByteBuffer[members.length];
         for (int i = 0; i < members.length; i++) {
             slots[i] = arenaOfWorld[members[i]];
@@ -165,11 +165,11 @@ public final class FabricBackend implements Backend {
     synchronized Engine.Op bufferedSend(FabricComm comm, int ctx, int dest, int tag, Buf buf, long len) {
         reapBufferedSends();
         if (attached == null) {
-            throw MPIException.of(MPI.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer)");
+            throw MPIException.of(Mpi.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer)");
         }
-        long need = len + MPI.BSEND_OVERHEAD;
+        long need = len + Mpi.BSEND_OVERHEAD;
         if (bsendBytes + need > attached.capacity()) {
-            throw MPIException.of(MPI.ERR_BUFFER, "bSend: message of " + len + " bytes does not fit in the attached "
+            throw MPIException.of(Mpi.ERR_BUFFER, "bSend: message of " + len + " bytes does not fit in the attached "
                     + "buffer (" + attached.capacity() + " bytes, " + bsendBytes + " in use)");
         }
         Buf copy = BufAccess.allocate(BaseKind.BYTE, len, false);
@@ -295,7 +295,7 @@ public final class FabricBackend implements Backend {
         System.err.flush();
         if (job.rendezvous == null && job.size > 1) {
             // Ranks are threads of one JVM (tests): end this rank only.
-            throw MPIException.of(MPI.ERR_OTHER, "abort(" + code + ") called");
+            throw MPIException.of(Mpi.ERR_OTHER, "abort(" + code + ") called");
         }
         Runtime.getRuntime().halt(code == 0 ? 1 : code);
     }
@@ -313,7 +313,7 @@ public final class FabricBackend implements Backend {
 
     @Override
     public synchronized void attachBuffer(ByteBuffer buffer) {
-        if (attached != null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
+        if (attached != null) throw MPIException.of(Mpi.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
         attached = buffer;
     }
 
@@ -321,7 +321,7 @@ public final class FabricBackend implements Backend {
     public ByteBuffer detachBuffer() {
         flushBufferedSends();
         synchronized (this) {
-            if (attached == null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
+            if (attached == null) throw MPIException.of(Mpi.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
             ByteBuffer b = attached;
             attached = null;
             return b;

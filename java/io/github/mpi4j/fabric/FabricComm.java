@@ -9,13 +9,13 @@ import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import java.util.Arrays;
 import java.util.Comparator;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -246,28 +246,28 @@ final class FabricComm implements BackendComm, CollChannel {
     void fillStatus(Engine.Op op, StatusData s) {
         if (s == null) return;
         int src = op.source;
-        int commSource = src == MPI.PROC_NULL || src == MPI.ANY_SOURCE ? src : rankOfWorld[src];
+        int commSource = src == Mpi.PROC_NULL || src == Mpi.ANY_SOURCE ? src : rankOfWorld[src];
         s.set(commSource, op.tag, 0, op.cancelled, op.bytes);
     }
 
     private Engine.Op procNull() {
-        Engine.RecvOp op = new Engine.RecvOp(p2pCtx, MPI.PROC_NULL, MPI.ANY_TAG, null, 0, 0);
-        op.source = MPI.PROC_NULL;
-        op.tag = MPI.ANY_TAG;
+        Engine.RecvOp op = new Engine.RecvOp(p2pCtx, Mpi.PROC_NULL, Mpi.ANY_TAG, null, 0, 0);
+        op.source = Mpi.PROC_NULL;
+        op.tag = Mpi.ANY_TAG;
         op.done = true;
         return op;
     }
 
     private Engine.Op startSend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        if (dest == MPI.PROC_NULL) return procNull();
+        if (dest == Mpi.PROC_NULL) return procNull();
         long len = Buffers.spanBytes(count, type);
         if (mode == SendMode.BUFFERED) return backend.bufferedSend(this, p2pCtx, members[dest], tag, buf, len);
         return engine.isend(p2pCtx, members[dest], tag, buf, 0, len, mode == SendMode.SYNCHRONOUS);
     }
 
     private Engine.Op startRecv(Buf buf, int count, TypeDesc type, int source, int tag) {
-        if (source == MPI.PROC_NULL) return procNull();
-        int src = source == MPI.ANY_SOURCE ? MPI.ANY_SOURCE : members[source];
+        if (source == Mpi.PROC_NULL) return procNull();
+        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
         return engine.irecv(p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
     }
 
@@ -310,7 +310,7 @@ final class FabricComm implements BackendComm, CollChannel {
         Buf copy = BufAccess.allocate(BaseKind.BYTE, len, false);
         BufAccess.copy(buf, 0, copy, 0, len);
         Engine.Op r = startRecv(buf, count, type, source, recvTag);
-        Engine.Op s = dest == MPI.PROC_NULL ? procNull()
+        Engine.Op s = dest == Mpi.PROC_NULL ? procNull()
                 : engine.isend(p2pCtx, members[dest], sendTag, copy, 0, len, false);
         engine.waitFor(s, "sendRecvReplace");
         engine.waitFor(r, "sendRecvReplace");
@@ -319,21 +319,21 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void probe(int source, int tag, StatusData status) {
-        if (source == MPI.PROC_NULL) {
-            status.setEmpty(MPI.PROC_NULL, MPI.ANY_TAG);
+        if (source == Mpi.PROC_NULL) {
+            status.setEmpty(Mpi.PROC_NULL, Mpi.ANY_TAG);
             return;
         }
-        engine.probe(p2pCtx, source == MPI.ANY_SOURCE ? source : members[source], tag, status, "probe");
+        engine.probe(p2pCtx, source == Mpi.ANY_SOURCE ? source : members[source], tag, status, "probe");
         status.source = rankOfWorld[status.source];
     }
 
     @Override
     public boolean iprobe(int source, int tag, StatusData status) {
-        if (source == MPI.PROC_NULL) {
-            status.setEmpty(MPI.PROC_NULL, MPI.ANY_TAG);
+        if (source == Mpi.PROC_NULL) {
+            status.setEmpty(Mpi.PROC_NULL, Mpi.ANY_TAG);
             return true;
         }
-        if (!engine.iprobe(p2pCtx, source == MPI.ANY_SOURCE ? source : members[source], tag, status)) return false;
+        if (!engine.iprobe(p2pCtx, source == Mpi.ANY_SOURCE ? source : members[source], tag, status)) return false;
         status.source = rankOfWorld[status.source];
         return true;
     }

@@ -11,6 +11,7 @@ import io.github.mpi4j.fabric.transport.ShmTransport;
 import io.github.mpi4j.fabric.transport.TcpTransport;
 import io.github.mpi4j.fabric.transport.Transport;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.Mpi;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -54,7 +54,7 @@ final class FabricConnector {
         try {
             return new Connection(job).finish(required, reason);
         } catch (IOException e) {
-            throw MPIException.of(MPI.ERR_OTHER, "MPI.Init (fabric, rank " + job.rank + "): " + e);
+            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init (fabric, rank " + job.rank + "): " + e);
         }
     }
 
@@ -215,7 +215,7 @@ final class FabricConnector {
             ShmTransport.unlink(mine);
             // Under THREAD_MULTIPLE a rank may run several collectives at once: no arena (and so
             // none for the node: all local ranks must agree on using them).
-            long wanted = required == MPI.THREAD_MULTIPLE ? 0 : arenaWanted(mine, ringsBytes, l);
+            long wanted = required == Mpi.THREAD_MULTIPLE ? 0 : arenaWanted(mine, ringsBytes, l);
             MappedByteBuffer inbox = ShmTransport.createInbox(mine, l, ringBytes, wanted);
             put("shm/" + me, (inbox.capacity() - ringsBytes) + "|" + mine);
             MappedByteBuffer[] outboxes = new MappedByteBuffer[l];

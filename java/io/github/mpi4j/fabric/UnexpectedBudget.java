@@ -1,6 +1,6 @@
 package io.github.mpi4j.fabric;
 
-import mpi.MPI;
+import io.github.mpi4j.spi.Mpi;
 import mpi.MPIException;
 
 /**
@@ -55,7 +55,7 @@ final class UnexpectedBudget {
             if (mb <= 0 || mb > (1L << 40)) throw new NumberFormatException();
             return mb << 20;
         } catch (NumberFormatException e) {
-            throw MPIException.of(MPI.ERR_OTHER, env + "='" + v + "' is not a positive number of MiB");
+            throw MPIException.of(Mpi.ERR_OTHER, env + "='" + v + "' is not a positive number of MiB");
         }
     }
 

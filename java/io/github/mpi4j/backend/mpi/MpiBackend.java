@@ -4,13 +4,13 @@ import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
-import mpi.MPI;
 import mpi.MPIException;
 
 /** The system MPI library, through {@code libmpi4j_mpi}. */
@@ -32,7 +32,7 @@ public final class MpiBackend implements Backend {
         this.reason = reason;
         int provided = MpiNative.init0(required);
         this.threadLevel = provided;
-        this.pinArrays = provided < MPI.THREAD_MULTIPLE && !Boolean.getBoolean("mpi4j.mpi.stageArrays");
+        this.pinArrays = provided < Mpi.THREAD_MULTIPLE && !Boolean.getBoolean("mpi4j.mpi.stageArrays");
         long[] comms = new long[2];
         MpiNative.handles0(typeHandles, opHandles, comms);
         for (TypeDesc t : Predefined.ALL) {
@@ -46,7 +46,7 @@ public final class MpiBackend implements Backend {
     /** Initializes MPI ({@code MPI_Init_thread}) and returns the backend. */
     public static Backend create(int requiredThreadLevel, String reason) {
         if (!Capabilities.mpiAvailable()) {
-            throw MPIException.of(MPI.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
+            throw MPIException.of(Mpi.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
         }
         // Read before MPI_Init, so a bad value fails without starting MPI.
         double timeout = MpiWatchdog.timeout(System.getenv());
@@ -57,10 +57,10 @@ public final class MpiBackend implements Backend {
     long type(TypeDesc t) {
         if (t.isPredefined()) {
             long h = typeHandles[t.predefinedId];
-            if (h == 0) throw MPIException.of(MPI.ERR_TYPE, t.name + " cannot be used in communication");
+            if (h == 0) throw MPIException.of(Mpi.ERR_TYPE, t.name + " cannot be used in communication");
             return h;
         }
-        throw MPIException.of(MPI.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
+        throw MPIException.of(Mpi.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
     }
 
     /**
@@ -203,14 +203,14 @@ public final class MpiBackend implements Backend {
 
     @Override
     public synchronized void attachBuffer(ByteBuffer buffer) {
-        if (attached != null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
+        if (attached != null) throw MPIException.of(Mpi.ERR_BUFFER, "MPI.attachBuffer: a buffer is already attached");
         MpiNative.bufferAttach0(buffer, buffer.capacity());
         attached = buffer;
     }
 
     @Override
     public synchronized ByteBuffer detachBuffer() {
-        if (attached == null) throw MPIException.of(MPI.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
+        if (attached == null) throw MPIException.of(Mpi.ERR_BUFFER, "MPI.detachBuffer: no buffer is attached");
         MpiNative.bufferDetach0();
         ByteBuffer b = attached;
         attached = null;

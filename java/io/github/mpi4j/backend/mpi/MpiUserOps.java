@@ -2,6 +2,7 @@ package io.github.mpi4j.backend.mpi;
 
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
@@ -10,7 +11,6 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -65,10 +65,10 @@ final class MpiUserOps {
     static synchronized Use begin(MpiBackend backend, OpDesc op) {
         Use u = BY_OP.get(op);
         if (u == null) {
-            if (!op.lifecycle.hold(backend)) throw MPIException.of(MPI.ERR_OP, "user op " + op.name + " has been freed");
+            if (!op.lifecycle.hold(backend)) throw MPIException.of(Mpi.ERR_OP, "user op " + op.name + " has been freed");
             int slot = freeSlot();
             if (slot < 0) {
-                throw MPIException.of(MPI.ERR_OP, "user op: " + SLOTS + " user-defined operations are live, the most "
+                throw MPIException.of(Mpi.ERR_OP, "user op: " + SLOTS + " user-defined operations are live, the most "
                         + "the MPI backend supports at once; free the ones no longer needed with Op.free()");
             }
             u = new Use(op, slot, MpiNative.opCreate0(slot, op.commutative));

@@ -1,10 +1,10 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.spi.Mpi;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -75,9 +75,9 @@ final class MpiWatchdog {
         try {
             t = Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            throw MPIException.of(MPI.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
+            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
         }
-        if (!(t > 0)) throw MPIException.of(MPI.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT must be > 0, got " + v);
+        if (!(t > 0)) throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT must be > 0, got " + v);
         return t;
     }
 

@@ -1,8 +1,10 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.spi.Mpi;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import mpi.MPIException;
 
 /**
  * Native memory for Java arrays that cannot be pinned during an MPI call (non-blocking and
@@ -46,8 +48,7 @@ final class StagingPool {
     /** A direct, native-order buffer of at least {@code bytes} bytes. */
     static ByteBuffer take(long bytes) {
         if (bytes > Integer.MAX_VALUE) {
-            throw new mpi.MPIException(mpi.MPI.ERR_COUNT, mpi.MPI.ERR_COUNT,
-                    "staging an array of " + bytes + " bytes exceeds 2 GiB");
+            throw MPIException.of(Mpi.ERR_COUNT, "staging an array of " + bytes + " bytes exceeds 2 GiB");
         }
         int c = sizeClass(bytes);
         if (c <= MAX_POOLED_SHIFT) {

@@ -1,8 +1,8 @@
 package io.github.mpi4j.fabric.bootstrap;
 
+import io.github.mpi4j.spi.Mpi;
 import java.util.List;
 import java.util.Map;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -65,7 +65,7 @@ public final class Bootstrap {
     }
 
     private static MPIException bad(String what) {
-        return MPIException.of(MPI.ERR_OTHER, "MPI.Init (fabric): " + what);
+        return MPIException.of(Mpi.ERR_OTHER, "MPI.Init (fabric): " + what);
     }
 
     public static double timeout(Map<String, String> env) {

@@ -1,5 +1,6 @@
 package io.github.mpi4j.fabric.bootstrap;
 
+import io.github.mpi4j.spi.Mpi;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -10,7 +11,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
-import mpi.MPI;
 import mpi.MPIException;
 
 /** A rank's authenticated connection to the rendezvous store. */
@@ -58,7 +58,7 @@ public final class RendezvousClient implements KeyValueStore {
                 return;
             } catch (Auth.Rejected e) {
                 closeQuietly(s);
-                throw MPIException.of(MPI.ERR_OTHER, "rendezvous at " + hostPort + ": " + e.getMessage());
+                throw MPIException.of(Mpi.ERR_OTHER, "rendezvous at " + hostPort + ": " + e.getMessage());
             } catch (IOException e) {
                 closeQuietly(s);
                 last = e;
@@ -67,18 +67,18 @@ public final class RendezvousClient implements KeyValueStore {
                 } else if (refusedSince == 0) {
                     refusedSince = System.nanoTime();
                 } else if (storeIsUp && System.nanoTime() - refusedSince > REFUSED_GRACE_NANOS) {
-                    throw MPIException.of(MPI.ERR_OTHER, "the rendezvous store at " + hostPort
+                    throw MPIException.of(Mpi.ERR_OTHER, "the rendezvous store at " + hostPort
                             + " refuses connections: mpi4jrun, which hosts it, is gone (" + e.getMessage() + ")");
                 }
             }
             if (System.nanoTime() - deadlineNanos > 0) {
-                throw MPIException.of(MPI.ERR_OTHER, "cannot reach the rendezvous store at " + hostPort + ": " + last);
+                throw MPIException.of(Mpi.ERR_OTHER, "cannot reach the rendezvous store at " + hostPort + ": " + last);
             }
             try {
                 Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw MPIException.of(MPI.ERR_OTHER, "interrupted while connecting to the rendezvous store");
+                throw MPIException.of(Mpi.ERR_OTHER, "interrupted while connecting to the rendezvous store");
             }
             pause = Math.min(100, pause * 2);
         }
@@ -102,7 +102,7 @@ public final class RendezvousClient implements KeyValueStore {
             f.write(k);
             f.write(extra);
             if (frame.size() > RendezvousServer.MAX_FRAME) {
-                throw MPIException.of(MPI.ERR_OTHER, "rendezvous: value of '" + key + "' is too large");
+                throw MPIException.of(Mpi.ERR_OTHER, "rendezvous: value of '" + key + "' is too large");
             }
             out.writeInt(frame.size());
             frame.writeTo(out);
@@ -113,13 +113,13 @@ public final class RendezvousClient implements KeyValueStore {
             in.readFully(reply);
             return reply;
         } catch (IOException e) {
-            throw MPIException.of(MPI.ERR_OTHER, "rendezvous store connection failed: " + e);
+            throw MPIException.of(Mpi.ERR_OTHER, "rendezvous store connection failed: " + e);
         }
     }
 
     private static void checkAborted(byte[] reply) {
         if (reply[0] == RendezvousServer.ABORTED) {
-            throw MPIException.of(MPI.ERR_OTHER, "the job's start-up was aborted: "
+            throw MPIException.of(Mpi.ERR_OTHER, "the job's start-up was aborted: "
                     + new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
         }
     }
@@ -128,7 +128,7 @@ public final class RendezvousClient implements KeyValueStore {
     public void put(String key, byte[] value) {
         byte[] r = request(RendezvousServer.PUT, key, value);
         checkAborted(r);
-        if (r[0] != RendezvousServer.OK) throw MPIException.of(MPI.ERR_OTHER, "rendezvous: put of '" + key + "' failed");
+        if (r[0] != RendezvousServer.OK) throw MPIException.of(Mpi.ERR_OTHER, "rendezvous: put of '" + key + "' failed");
     }
 
     @Override
@@ -142,7 +142,7 @@ public final class RendezvousClient implements KeyValueStore {
         byte[] r = request(RendezvousServer.GET, key, t.toByteArray());
         checkAborted(r);
         if (r[0] != RendezvousServer.VALUE) {
-            throw MPIException.of(MPI.ERR_OTHER, "rendezvous: '" + key + "' did not appear within "
+            throw MPIException.of(Mpi.ERR_OTHER, "rendezvous: '" + key + "' did not appear within "
                     + timeoutNanos / 1e9 + " s (did every rank start?)");
         }
         return java.util.Arrays.copyOfRange(r, 1, r.length);
@@ -156,7 +156,7 @@ public final class RendezvousClient implements KeyValueStore {
      */
     public void holdAsLifeline(Consumer<String> onLost) {
         byte[] r = request(RendezvousServer.LIFELINE, "", new byte[0]);
-        if (r[0] != RendezvousServer.OK) throw MPIException.of(MPI.ERR_OTHER, "rendezvous: lifeline refused");
+        if (r[0] != RendezvousServer.OK) throw MPIException.of(Mpi.ERR_OTHER, "rendezvous: lifeline refused");
         lifeline = true;
         try {
             socket.setKeepAlive(true);

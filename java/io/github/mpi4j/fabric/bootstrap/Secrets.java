@@ -1,12 +1,12 @@
 package io.github.mpi4j.fabric.bootstrap;
 
+import io.github.mpi4j.spi.Mpi;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
-import mpi.MPI;
 import mpi.MPIException;
 
 /** The per-job secret every fabric connection proves it knows. */
@@ -39,7 +39,7 @@ public final class Secrets {
                 if (s.length < 16) throw new IllegalArgumentException("too short");
                 return s;
             } catch (IllegalArgumentException e) {
-                throw MPIException.of(MPI.ERR_OTHER, "MPI4J_SECRET must be at least 32 hex digits");
+                throw MPIException.of(Mpi.ERR_OTHER, "MPI4J_SECRET must be at least 32 hex digits");
             }
         }
         if (derivedFrom == null) return null;

@@ -1,15 +1,15 @@
 package io.github.mpi4j.fabric.coll;
 
 import io.github.mpi4j.core.BufAccess;
-import io.github.mpi4j.fabric.coll.CollChannel.CollOp;
 import io.github.mpi4j.core.Reductions;
+import io.github.mpi4j.fabric.coll.CollChannel.CollOp;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -575,7 +575,7 @@ public final class Collectives {
         long total = 0;
         for (int c : counts) total += c;
         if (total > Integer.MAX_VALUE) {
-            throw MPIException.of(MPI.ERR_COUNT, "allReduce of buffers: " + total + " items in total");
+            throw MPIException.of(Mpi.ERR_COUNT, "allReduce of buffers: " + total + " items in total");
         }
         Buf packed = temp(type, total * type.extent);
         long at = 0;

@@ -1,7 +1,7 @@
 package io.github.mpi4j.fabric.coll;
 
+import io.github.mpi4j.spi.Mpi;
 import java.util.Locale;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -91,7 +91,7 @@ public final class CostModel {
             d = Double.NaN;
         }
         if (!(d >= 0) || Double.isInfinite(d)) {
-            throw MPIException.of(MPI.ERR_OTHER, name + "='" + v + "' is not a non-negative number");
+            throw MPIException.of(Mpi.ERR_OTHER, name + "='" + v + "' is not a non-negative number");
         }
         return d;
     }
@@ -102,7 +102,7 @@ public final class CostModel {
         if (v == null || v.isBlank()) return null;
         String c = v.trim().toLowerCase(Locale.ROOT);
         for (String a : allowed) if (a.equals(c)) return c;
-        throw MPIException.of(MPI.ERR_OTHER, name + "='" + v + "' is not one of " + String.join(", ", allowed));
+        throw MPIException.of(Mpi.ERR_OTHER, name + "='" + v + "' is not one of " + String.join(", ", allowed));
     }
 
     /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
