@@ -138,7 +138,7 @@ class ProgramsUnderMpirunTest {
 
     /**
      * The same programs under MPICH's launcher: the loader must pick the MPICH-ABI bridge
-     * (libmpi.so.12) from Hydra's variables. A smoke set; the suites run in MpichSuitesTest.
+     * (libmpi.so.12) from Hydra's variables. A smoke set; the suites run in MpiSuitesTest.
      */
     @ParameterizedTest(name = "{0} under mpiexec.hydra, np={1}")
     @CsvSource({"Hello, 3", "OmpiStyleProgram, 2", "MpiJavaStyleProgram, 3"})
