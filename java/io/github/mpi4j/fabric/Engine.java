@@ -444,7 +444,11 @@ final class Engine implements FrameSink {
 
     @Override
     public Target onHeader(int peer, Header h) {
-        if (!wellFormed(peer, h)) return null;
+        String bad = malformation(peer, h);
+        if (bad != null) {
+            violation(peer, h, bad, null);
+            return null;
+        }
         switch (h.kind) {
             case EAGER: {
                 RecvOp op = takePosted(peer, h);
@@ -464,23 +468,16 @@ final class Engine implements FrameSink {
     }
 
     /**
-     * The fields every frame must have right: it comes from the rank it names, and it is of a
-     * known kind with non-negative lengths. A frame that breaks this is a protocol violation.
+     * What is wrong with the fields every frame must have right (it comes from the rank it names,
+     * is of a known kind, has non-negative lengths), or null. No side effects: onHeader reports
+     * the violation, onFrame then drops the same frame.
      */
-    private boolean wellFormed(int peer, Header h) {
-        if (h.src != peer) {
-            violation(peer, h, "source rank " + h.src + " on rank " + peer + "'s connection", null);
-            return false;
-        }
-        if (h.kind < EAGER || h.kind > THROTTLE) {
-            violation(peer, h, "unknown kind " + h.kind, null);
-            return false;
-        }
-        if (h.payloadLen < 0 || (h.kind == RTS && h.b < 0)) {
-            violation(peer, h, "negative length " + (h.payloadLen < 0 ? h.payloadLen : h.b), null);
-            return false;
-        }
-        return true;
+    private static String malformation(int peer, Header h) {
+        if (h.src != peer) return "source rank " + h.src + " on rank " + peer + "'s connection";
+        if (h.kind < EAGER || h.kind > THROTTLE) return "unknown kind " + h.kind;
+        if (h.payloadLen < 0) return "negative length " + h.payloadLen;
+        if (h.kind == RTS && h.b < 0) return "negative length " + h.b;
+        return null;
     }
 
     /**
@@ -567,7 +564,7 @@ final class Engine implements FrameSink {
 
     @Override
     public void onFrame(int peer, Header h, byte[] payload, Target target) {
-        if (h.src != peer || h.payloadLen < 0 || (h.kind == RTS && h.b < 0)) return;  // refused in onHeader
+        if (malformation(peer, h) != null) return;  // reported by onHeader
         switch (h.kind) {
             case EAGER: {
                 // A receive may have been posted while the payload was still arriving.
@@ -623,7 +620,7 @@ final class Engine implements FrameSink {
                 rendezvousOnly[peer] = h.a != 0;
                 break;
             default:
-                onPeerLost(peer, "sent a malformed frame (kind " + h.kind + ")");
+                break;  // unknown kinds were refused by malformation()
         }
     }
 
