@@ -1,8 +1,8 @@
 package mpi;
 
-import io.github.mpi4j.core.Buffers;
-import io.github.mpi4j.core.OpRules;
-import io.github.mpi4j.core.Session;
+import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.buffer.OpRules;
+import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
@@ -332,7 +332,7 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type.desc;
         Buf in = Buffers.resolve(call, "inbuf", inbuf, offset, incount, t, false);
         Buf out = packArea(call, "outbuf", outbuf, position, bytes);
-        io.github.mpi4j.core.BufAccess.copy(in, 0, out, 0, bytes);
+        io.github.mpi4j.buffer.BufAccess.copy(in, 0, out, 0, bytes);
         return position + bytes;
     }
 
@@ -342,7 +342,7 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type.desc;
         Buf in = packArea(call, "inbuf", inbuf, position, bytes);
         Buf out = Buffers.resolve(call, "outbuf", outbuf, offset, outcount, t, true);
-        io.github.mpi4j.core.BufAccess.copy(in, 0, out, 0, bytes);
+        io.github.mpi4j.buffer.BufAccess.copy(in, 0, out, 0, bytes);
         return position + bytes;
     }
 
@@ -1544,7 +1544,7 @@ public class Comm implements Freeable, Cloneable {
         checkNotAliased(call, inBuf, inOutBuf);
         Buf in = Buffers.resolve(call, "inBuf", inBuf, 0, count, t, false);
         Buf inout = Buffers.resolve(call, "inOutBuf", inOutBuf, 0, count, t, true);
-        io.github.mpi4j.core.Reductions.reduce(o, t, in, 0, inout, 0, count);
+        io.github.mpi4j.buffer.Reductions.reduce(o, t, in, 0, inout, 0, count);
     }
 
     /** Whether this rank is {@code root} (after checking root). */

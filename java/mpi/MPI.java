@@ -1,7 +1,7 @@
 package mpi;
 
-import io.github.mpi4j.core.BackendSelector;
-import io.github.mpi4j.core.Session;
+import io.github.mpi4j.runtime.BackendSelector;
+import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;

@@ -1,6 +1,6 @@
 package mpi;
 
-import io.github.mpi4j.core.Session;
+import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendRequest;
 
 /** A persistent request: set up once, then {@link #start()}ed and completed any number of times. */

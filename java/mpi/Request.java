@@ -1,6 +1,6 @@
 package mpi;
 
-import io.github.mpi4j.core.Session;
+import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.StatusData;
 

@@ -1,6 +1,6 @@
 package io.github.mpi4j.fabric;
 
-import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.fabric.transport.FrameSink;
 import io.github.mpi4j.fabric.transport.Header;
 import io.github.mpi4j.fabric.transport.OutFrame;

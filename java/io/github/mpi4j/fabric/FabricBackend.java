@@ -1,6 +1,6 @@
 package io.github.mpi4j.fabric;
 
-import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.fabric.bootstrap.Bootstrap;
 import io.github.mpi4j.fabric.bootstrap.JobInfo;
 import io.github.mpi4j.fabric.coll.SharedSlots;

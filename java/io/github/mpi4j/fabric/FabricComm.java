@@ -1,7 +1,7 @@
 package io.github.mpi4j.fabric;
 
-import io.github.mpi4j.core.BufAccess;
-import io.github.mpi4j.core.Buffers;
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.Buffers;
 import io.github.mpi4j.fabric.coll.CollChannel;
 import io.github.mpi4j.fabric.coll.Collectives;
 import io.github.mpi4j.fabric.coll.SharedSlots;

@@ -2,7 +2,7 @@ package io.github.mpi4j.spi;
 
 /**
  * One MPI engine behind the {@code mpi} API: the system MPI through JNI, the pure-Java fabric,
- * or (later) NCCL. Chosen once at {@code MPI.Init}; see {@code io.github.mpi4j.core.BackendSelector}.
+ * or (later) NCCL. Chosen once at {@code MPI.Init}; see {@code io.github.mpi4j.runtime.BackendSelector}.
  */
 public interface Backend {
 

@@ -1,6 +1,6 @@
 package io.github.mpi4j.backend.mpi;
 
-import io.github.mpi4j.core.Buffers;
+import io.github.mpi4j.buffer.Buffers;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;

@@ -1,7 +1,7 @@
 package io.github.mpi4j.fabric.coll;
 
-import io.github.mpi4j.core.BufAccess;
-import io.github.mpi4j.core.Reductions;
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.Reductions;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.OpCode;

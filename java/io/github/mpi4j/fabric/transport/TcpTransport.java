@@ -1,6 +1,6 @@
 package io.github.mpi4j.fabric.transport;
 
-import io.github.mpi4j.core.BufAccess;
+import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import java.io.IOException;

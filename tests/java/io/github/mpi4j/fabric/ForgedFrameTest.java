@@ -40,7 +40,7 @@ class ForgedFrameTest {
         FrameSink.Target t = e.onHeader(peer, h);
         if (t != null && t.direct()) {
             if (payload.length > 0) {
-                io.github.mpi4j.core.BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, payload.length), 0, t.buf,
+                io.github.mpi4j.buffer.BufAccess.copy(new Buf(payload, BaseKind.BYTE, 0, payload.length), 0, t.buf,
                         t.off, payload.length);
             }
             e.onFrame(peer, h, null, t);

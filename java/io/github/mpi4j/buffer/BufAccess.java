@@ -1,4 +1,4 @@
-package io.github.mpi4j.core;
+package io.github.mpi4j.buffer;
 
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;

@@ -1,4 +1,4 @@
-package io.github.mpi4j.core;
+package io.github.mpi4j.runtime;
 
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.Mpi;

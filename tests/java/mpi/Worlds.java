@@ -1,12 +1,13 @@
 package mpi;
 
-import io.github.mpi4j.core.Session;
+import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.Backend;
 
 /**
- * For tools and tests: the world communicator of a backend that was started outside
- * {@link MPI#Init} — for example one rank of a fabric world whose ranks run as threads of one
- * JVM. Programs use {@link MPI#COMM_WORLD} instead.
+ * For tests: the world communicator of a backend that was started outside {@link MPI#Init},
+ * for example one rank of a fabric world whose ranks run as threads of one JVM. It lives in the
+ * test tree (package {@code mpi}, for the package-private constructors) so that the public API
+ * never shows an spi type.
  */
 public final class Worlds {
     private Worlds() {

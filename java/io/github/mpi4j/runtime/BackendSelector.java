@@ -1,4 +1,4 @@
-package io.github.mpi4j.core;
+package io.github.mpi4j.runtime;
 
 import io.github.mpi4j.backend.mpi.MpiBackend;
 import io.github.mpi4j.fabric.FabricBackend;
