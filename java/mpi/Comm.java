@@ -65,6 +65,22 @@ public class Comm implements Freeable, Cloneable {
         return c;
     }
 
+    /**
+     * The optional capability {@code kind} of this communicator (intercommunicators, topologies,
+     * windows, files, device memory: see {@code BackendComm.capability}), or an MPIException
+     * naming {@code what} and the backend when the backend does not provide it. The one way the
+     * API reaches an optional part of a backend.
+     */
+    final <T> T capability(String call, Class<T> kind, String what) {
+        BackendComm c = impl(call);
+        T cap = c.capability(kind);
+        if (cap == null) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": " + what + " is not supported by the "
+                    + session.backend().name() + " backend");
+        }
+        return cap;
+    }
+
     static TypeDesc type(String call, String arg, Datatype type) {
         if (type == null) throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is null");
         return type.desc(call, arg);
