@@ -733,7 +733,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().gather(s, sendcount, st, r, recvcount, rt, root);
                 return null;
             }
-            return done(true, c.collectives().iGather(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iGather(s, sendcount, st, r, recvcount, rt, root),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -816,7 +817,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().scatter(s, sendcount, st, r, recvcount, rt, root);
                 return null;
             }
-            return done(true, c.collectives().iScatter(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iScatter(s, sendcount, st, r, recvcount, rt, root),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -896,7 +898,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().allGather(s, sendcount, st, r, recvcount, rt);
                 return null;
             }
-            return done(true, c.collectives().iAllGather(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iAllGather(s, sendcount, st, r, recvcount, rt),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -970,7 +973,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().allToAll(s, sendcount, st, r, recvcount, rt);
                 return null;
             }
-            return done(true, c.collectives().iAllToAll(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iAllToAll(s, sendcount, st, r, recvcount, rt),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -1040,7 +1044,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().reduceScatter(s, r, recvcounts, t, o);
                 return null;
             }
-            return done(true, c.collectives().iReduceScatter(s, r, recvcounts, t, o), new Object[] {sendbuf, recvbuf, recvcounts});
+            return done(true, c.collectives().iReduceScatter(s, r, recvcounts, t, o),
+                    new Object[] {sendbuf, recvbuf, recvcounts});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -1073,7 +1078,8 @@ public class Comm implements Freeable, Cloneable {
                 c.collectives().reduceScatterBlock(s, r, recvcount, t, o);
                 return null;
             }
-            return done(true, c.collectives().iReduceScatterBlock(s, r, recvcount, t, o), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iReduceScatterBlock(s, r, recvcount, t, o),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -1098,7 +1104,8 @@ public class Comm implements Freeable, Cloneable {
                 else c.collectives().scan(s, r, count, t, o);
                 return null;
             }
-            BackendRequest br = exclusive ? c.collectives().iExScan(s, r, count, t, o) : c.collectives().iScan(s, r, count, t, o);
+            BackendRequest br = exclusive ? c.collectives().iExScan(s, r, count, t, o)
+                    : c.collectives().iScan(s, r, count, t, o);
             return done(true, br, new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;

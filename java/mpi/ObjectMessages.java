@@ -297,13 +297,14 @@ final class ObjectMessages {
         byte[] mine = trySerialize(call, src, soff, sendcount, failure);
         if (mine == null) mine = new byte[0];
         int[] lens = new int[n];
-        c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS, isRoot ? ints(lens) : null, 1,
-                INTS, root);
+        c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS,
+                isRoot ? ints(lens) : null, 1, INTS, root);
         // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
         int[] sizes = withoutFailed(lens);
         int[] displs = displacements(sizes);
         byte[] all = isRoot ? buffer(call, total(sizes)) : null;
-        c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES, root);
+        c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES,
+                root);
         if (failure[0] != null) throw failure[0];
         if (isRoot) {
             int failed = firstFailed(lens);
@@ -338,7 +339,8 @@ final class ObjectMessages {
         if (failure[0] != null) throw failure[0];
         if (mine[0] == FAILED) throw peerFailed(call, root);
         byte[] b = buffer(call, mine[0]);
-        c.collectives().scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length, BYTES, root);
+        c.collectives().scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length,
+                BYTES, root);
         store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
     }
 
@@ -387,8 +389,8 @@ final class ObjectMessages {
         if (failed >= 0) throw peerFailed(call, failed);
         int[] rd = displacements(recvLens);
         byte[] all = buffer(call, total(recvLens));
-        c.collectives().allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES, bytes(all), recvLens,
-                rd, BYTES);
+        c.collectives().allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES,
+                bytes(all), recvLens, rd, BYTES);
         for (int r = 0; r < n; r++) {
             store(call, deserialize(call, all, rd[r], recvLens[r]), dst, roff + r * recvcount, recvcount);
         }
