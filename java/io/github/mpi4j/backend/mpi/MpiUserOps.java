@@ -21,7 +21,9 @@ import mpi.MPIException;
  * operation uses the op, and returned once the op is freed ({@code Op.free()}, which calls
  * MPI_Op_free at once) and no operation still uses it: a pending {@code iAllReduce} keeps its
  * slot until it completes, so a later op can never be called in its place. A request freed
- * while still active keeps its slot for the rest of the job (MPI may still call the op).
+ * while still active keeps its slot for the rest of the job (MPI may still call the op). The
+ * op's {@link Use} is this backend's handle in the op's {@code Lifecycle}: {@code Op.free()}
+ * hands it back through {@code MpiBackend.freeOp}.
  *
  * <p>A failure of the user's function is kept and rethrown once the MPI call returns, since it
  * must never unwind through MPI.
