@@ -65,6 +65,22 @@ public class Comm implements Freeable, Cloneable {
         return c;
     }
 
+    /**
+     * The optional capability {@code kind} of this communicator (intercommunicators, topologies,
+     * windows, files, device memory: see {@code BackendComm.capability}), or an MPIException
+     * naming {@code what} and the backend when the backend does not provide it. The one way the
+     * API reaches an optional part of a backend.
+     */
+    final <T> T capability(String call, Class<T> kind, String what) {
+        BackendComm c = impl(call);
+        T cap = c.capability(kind);
+        if (cap == null) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": " + what + " is not supported by the "
+                    + session.backend().name() + " backend");
+        }
+        return cap;
+    }
+
     static TypeDesc type(String call, String arg, Datatype type) {
         if (type == null) throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is null");
         return type.desc(call, arg);
@@ -582,8 +598,8 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            if (nb) return request(c.iBarrier(), null);
-            c.barrier();
+            if (nb) return request(c.collectives().iBarrier(), null);
+            c.collectives().barrier();
             return null;
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -606,10 +622,10 @@ public class Comm implements Freeable, Cloneable {
             }
             Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, c.rank() != root);
             if (!nb) {
-                c.bcast(b, count, t, root);
+                c.collectives().bcast(b, count, t, root);
                 return null;
             }
-            return done(true, c.iBcast(b, count, t, root), buf);
+            return done(true, c.collectives().iBcast(b, count, t, root), buf);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -645,10 +661,10 @@ public class Comm implements Freeable, Cloneable {
             }
             Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
             if (!nb) {
-                c.reduce(s, r, count, t, o, root);
+                c.collectives().reduce(s, r, count, t, o, root);
                 return null;
             }
-            return done(true, c.iReduce(s, r, count, t, o, root), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iReduce(s, r, count, t, o, root), new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -673,10 +689,10 @@ public class Comm implements Freeable, Cloneable {
             Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
             Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
             if (!nb) {
-                c.allReduce(s, r, count, t, o);
+                c.collectives().allReduce(s, r, count, t, o);
                 return null;
             }
-            return done(true, c.iAllReduce(s, r, count, t, o), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iAllReduce(s, r, count, t, o), new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -714,10 +730,11 @@ public class Comm implements Freeable, Cloneable {
             Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true)
                     : null;
             if (!nb) {
-                c.gather(s, sendcount, st, r, recvcount, rt, root);
+                c.collectives().gather(s, sendcount, st, r, recvcount, rt, root);
                 return null;
             }
-            return done(true, c.iGather(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iGather(s, sendcount, st, r, recvcount, rt, root),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -755,10 +772,10 @@ public class Comm implements Freeable, Cloneable {
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
             if (!nb) {
-                c.gatherv(s, sendcount, st, r, recvcounts, displs, rt, root);
+                c.collectives().gatherv(s, sendcount, st, r, recvcounts, displs, rt, root);
                 return null;
             }
-            return done(true, c.iGatherv(s, sendcount, st, r, recvcounts, displs, rt, root),
+            return done(true, c.collectives().iGatherv(s, sendcount, st, r, recvcounts, displs, rt, root),
                     new Object[] {sendbuf, recvbuf, recvcounts, displs});
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -797,10 +814,11 @@ public class Comm implements Freeable, Cloneable {
                 r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
             }
             if (!nb) {
-                c.scatter(s, sendcount, st, r, recvcount, rt, root);
+                c.collectives().scatter(s, sendcount, st, r, recvcount, rt, root);
                 return null;
             }
-            return done(true, c.iScatter(s, sendcount, st, r, recvcount, rt, root), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iScatter(s, sendcount, st, r, recvcount, rt, root),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -839,10 +857,10 @@ public class Comm implements Freeable, Cloneable {
                 r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
             }
             if (!nb) {
-                c.scatterv(s, sendcounts, displs, st, r, recvcount, rt, root);
+                c.collectives().scatterv(s, sendcounts, displs, st, r, recvcount, rt, root);
                 return null;
             }
-            return done(true, c.iScatterv(s, sendcounts, displs, st, r, recvcount, rt, root),
+            return done(true, c.collectives().iScatterv(s, sendcounts, displs, st, r, recvcount, rt, root),
                     new Object[] {sendbuf, recvbuf, sendcounts, displs});
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -877,10 +895,11 @@ public class Comm implements Freeable, Cloneable {
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
             if (!nb) {
-                c.allGather(s, sendcount, st, r, recvcount, rt);
+                c.collectives().allGather(s, sendcount, st, r, recvcount, rt);
                 return null;
             }
-            return done(true, c.iAllGather(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iAllGather(s, sendcount, st, r, recvcount, rt),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -912,10 +931,10 @@ public class Comm implements Freeable, Cloneable {
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
             if (!nb) {
-                c.allGatherv(s, sendcount, st, r, recvcounts, displs, rt);
+                c.collectives().allGatherv(s, sendcount, st, r, recvcounts, displs, rt);
                 return null;
             }
-            return done(true, c.iAllGatherv(s, sendcount, st, r, recvcounts, displs, rt),
+            return done(true, c.collectives().iAllGatherv(s, sendcount, st, r, recvcounts, displs, rt),
                     new Object[] {sendbuf, recvbuf, recvcounts, displs});
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -951,10 +970,11 @@ public class Comm implements Freeable, Cloneable {
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false);
             }
             if (!nb) {
-                c.allToAll(s, sendcount, st, r, recvcount, rt);
+                c.collectives().allToAll(s, sendcount, st, r, recvcount, rt);
                 return null;
             }
-            return done(true, c.iAllToAll(s, sendcount, st, r, recvcount, rt), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iAllToAll(s, sendcount, st, r, recvcount, rt),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -988,10 +1008,10 @@ public class Comm implements Freeable, Cloneable {
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sItems, st, false);
             }
             if (!nb) {
-                c.allToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt);
+                c.collectives().allToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt);
                 return null;
             }
-            return done(true, c.iAllToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt),
+            return done(true, c.collectives().iAllToAllv(s, sendcounts, sdispls, st, r, recvcounts, rdispls, rt),
                     new Object[] {sendbuf, recvbuf, sendcounts, sdispls, recvcounts, rdispls});
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -1021,10 +1041,11 @@ public class Comm implements Freeable, Cloneable {
                 r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcounts[c.rank()], t, true);
             }
             if (!nb) {
-                c.reduceScatter(s, r, recvcounts, t, o);
+                c.collectives().reduceScatter(s, r, recvcounts, t, o);
                 return null;
             }
-            return done(true, c.iReduceScatter(s, r, recvcounts, t, o), new Object[] {sendbuf, recvbuf, recvcounts});
+            return done(true, c.collectives().iReduceScatter(s, r, recvcounts, t, o),
+                    new Object[] {sendbuf, recvbuf, recvcounts});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -1054,10 +1075,11 @@ public class Comm implements Freeable, Cloneable {
                 r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, t, true);
             }
             if (!nb) {
-                c.reduceScatterBlock(s, r, recvcount, t, o);
+                c.collectives().reduceScatterBlock(s, r, recvcount, t, o);
                 return null;
             }
-            return done(true, c.iReduceScatterBlock(s, r, recvcount, t, o), new Object[] {sendbuf, recvbuf});
+            return done(true, c.collectives().iReduceScatterBlock(s, r, recvcount, t, o),
+                    new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -1078,11 +1100,12 @@ public class Comm implements Freeable, Cloneable {
             Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
             Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
             if (!nb) {
-                if (exclusive) c.exScan(s, r, count, t, o);
-                else c.scan(s, r, count, t, o);
+                if (exclusive) c.collectives().exScan(s, r, count, t, o);
+                else c.collectives().scan(s, r, count, t, o);
                 return null;
             }
-            BackendRequest br = exclusive ? c.iExScan(s, r, count, t, o) : c.iScan(s, r, count, t, o);
+            BackendRequest br = exclusive ? c.collectives().iExScan(s, r, count, t, o)
+                    : c.collectives().iScan(s, r, count, t, o);
             return done(true, br, new Object[] {sendbuf, recvbuf});
         } catch (RuntimeException | Error e) {
             failure = e;
@@ -1308,7 +1331,7 @@ public class Comm implements Freeable, Cloneable {
                             + ", which receives another bucket's result");
                 }
             }
-            c.allReduceMany(s, r, counts.clone(), t, o);
+            c.collectives().allReduceMany(s, r, counts.clone(), t, o);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;

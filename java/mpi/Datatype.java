@@ -1,5 +1,7 @@
 package mpi;
 
+import io.github.mpi4j.runtime.Session;
+import io.github.mpi4j.spi.Lifecycle;
 import io.github.mpi4j.spi.TypeDesc;
 
 /**
@@ -11,9 +13,9 @@ import io.github.mpi4j.spi.TypeDesc;
  * {@code MPI.INT.getExtent()} is 1, a contiguous type of 4 ints has extent 4.
  */
 public final class Datatype implements Freeable, Cloneable {
+    /** This type's descriptor: its own (never shared with a type that is freed separately). */
     final TypeDesc desc;
     private String name;
-    private boolean freed;
     /** True for the constants of {@link MPI}, which cannot be freed; false for duplicates and derived types. */
     private boolean constant;
 
@@ -27,7 +29,6 @@ public final class Datatype implements Freeable, Cloneable {
     static Datatype nullType() {
         Datatype d = new Datatype(io.github.mpi4j.spi.Predefined.T_BYTE);
         d.name = "MPI.DATATYPE_NULL";
-        d.freed = true;
         d.constant = true;
         d.isNullConstant = true;
         return d;
@@ -38,7 +39,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** The descriptor backends work with. */
     TypeDesc desc(String call, String arg) {
         if (isNullConstant) throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " is MPI.DATATYPE_NULL");
-        if (freed) {
+        if (desc.lifecycle.isFreed()) {
             throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " " + name + " has been freed");
         }
         return desc;
@@ -69,26 +70,41 @@ public final class Datatype implements Freeable, Cloneable {
         return units(desc("getTrueLb", "datatype").lb);
     }
 
-    /** Commits the type (predefined types are always committed). */
+    /**
+     * Commits the type: the running backend may make its handle for it now (MPI_Type_commit).
+     * Predefined types are always committed; committing one again does nothing.
+     */
     public void commit() {
-        desc("commit", "datatype");
+        TypeDesc d = desc("commit", "datatype");
+        Session session = MPI.COMM_WORLD.session;
+        if (session.isInitialized() && !session.isFinalized()) session.backend().commitType(d);
     }
 
+    /**
+     * Frees the type: each backend that made a handle for it releases it (MPI_Type_free).
+     * Operations already started with the type complete normally; later use, or a second free,
+     * throws, and so does freeing one of MPI's predefined types.
+     */
     @Override
     public void free() {
         if (constant) {
             throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: predefined datatype " + name + " cannot be freed");
         }
-        freed = true;
+        Lifecycle.Held[] held = desc.lifecycle.free();
+        if (held == null) {
+            throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: datatype " + name + " has been freed already");
+        }
+        for (Lifecycle.Held h : held) h.backend.freeType(desc, h.handle);
     }
 
     public boolean isNull() {
-        return freed;
+        return isNullConstant || desc.lifecycle.isFreed();
     }
 
+    /** A copy with a life of its own (MPI_Type_dup): freeing one leaves the other usable. */
     public Datatype dup() {
-        desc("dup", "datatype");
-        Datatype copy = new Datatype(desc);
+        TypeDesc d = desc("dup", "datatype");
+        Datatype copy = new Datatype(d.duplicate());
         copy.name = name;
         return copy;
     }

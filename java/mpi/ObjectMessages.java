@@ -275,7 +275,7 @@ final class ObjectMessages {
     /** Broadcasts root's bytes (or that root failed, which every other rank then throws). */
     private static byte[] bcastBytes(String call, BackendComm c, byte[] b, int root, boolean rootFailed) {
         int[] len = {rootFailed ? FAILED : b == null ? 0 : b.length};
-        c.bcast(ints(len), 1, INTS, root);
+        c.collectives().bcast(ints(len), 1, INTS, root);
         if (c.rank() == root) {
             if (rootFailed) return null;
         } else if (len[0] == FAILED) {
@@ -283,7 +283,7 @@ final class ObjectMessages {
         } else {
             b = buffer(call, len[0]);
         }
-        c.bcast(bytes(b), b.length, BYTES, root);
+        c.collectives().bcast(bytes(b), b.length, BYTES, root);
         return b;
     }
 
@@ -297,13 +297,14 @@ final class ObjectMessages {
         byte[] mine = trySerialize(call, src, soff, sendcount, failure);
         if (mine == null) mine = new byte[0];
         int[] lens = new int[n];
-        c.gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS, isRoot ? ints(lens) : null, 1,
-                INTS, root);
+        c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS,
+                isRoot ? ints(lens) : null, 1, INTS, root);
         // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
         int[] sizes = withoutFailed(lens);
         int[] displs = displacements(sizes);
         byte[] all = isRoot ? buffer(call, total(sizes)) : null;
-        c.gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES, root);
+        c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES,
+                root);
         if (failure[0] != null) throw failure[0];
         if (isRoot) {
             int failed = firstFailed(lens);
@@ -333,12 +334,13 @@ final class ObjectMessages {
             else all = concat(parts, lens);
         }
         int[] mine = new int[1];
-        c.scatter(isRoot ? ints(lens) : null, 1, INTS, ints(mine), 1, INTS, root);
+        c.collectives().scatter(isRoot ? ints(lens) : null, 1, INTS, ints(mine), 1, INTS, root);
         // Every rank got FAILED if the root failed: all skip the data exchange.
         if (failure[0] != null) throw failure[0];
         if (mine[0] == FAILED) throw peerFailed(call, root);
         byte[] b = buffer(call, mine[0]);
-        c.scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length, BYTES, root);
+        c.collectives().scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length,
+                BYTES, root);
         store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
     }
 
@@ -351,14 +353,14 @@ final class ObjectMessages {
                 ? trySerialize(call, dst, roff + c.rank() * recvcount, recvcount, failure)
                 : trySerialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount, failure);
         int[] lens = new int[n];
-        c.allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1, INTS);
+        c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1, INTS);
         // Every rank sees the same sizes: all skip the data exchange if one failed.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(lens);
         if (failed >= 0) throw peerFailed(call, failed);
         int[] displs = displacements(lens);
         byte[] all = buffer(call, total(lens));
-        c.allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
+        c.collectives().allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
         for (int r = 0; r < n; r++) {
             store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
         }
@@ -380,15 +382,15 @@ final class ObjectMessages {
         }
         if (failure[0] != null) java.util.Arrays.fill(sendLens, FAILED);
         int[] recvLens = new int[n];
-        c.allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
         // A rank that failed sent FAILED to every rank: all skip the data exchange.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(recvLens);
         if (failed >= 0) throw peerFailed(call, failed);
         int[] rd = displacements(recvLens);
         byte[] all = buffer(call, total(recvLens));
-        c.allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES, bytes(all), recvLens,
-                rd, BYTES);
+        c.collectives().allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES,
+                bytes(all), recvLens, rd, BYTES);
         for (int r = 0; r < n; r++) {
             store(call, deserialize(call, all, rd[r], recvLens[r]), dst, roff + r * recvcount, recvcount);
         }

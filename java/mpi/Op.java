@@ -1,9 +1,9 @@
 package mpi;
 
 import io.github.mpi4j.buffer.BufAccess;
-import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Lifecycle;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
@@ -58,9 +58,9 @@ public final class Op implements Freeable {
         if (desc.code != OpCode.USER) {
             throw MPIException.of(MPI.ERR_OP, "Op.free: predefined op " + desc.name + " cannot be freed");
         }
-        Backend[] holders = desc.lifecycle.free();
-        if (holders == null) throw MPIException.of(MPI.ERR_OP, "Op.free: op " + desc.name + " has been freed already");
-        for (Backend b : holders) b.freeOp(desc);
+        Lifecycle.Held[] held = desc.lifecycle.free();
+        if (held == null) throw MPIException.of(MPI.ERR_OP, "Op.free: op " + desc.name + " has been freed already");
+        for (Lifecycle.Held h : held) h.backend.freeOp(desc, h.handle);
     }
 
     public void Free() {
@@ -87,7 +87,7 @@ public final class Op implements Freeable {
 
     private static Datatype datatypeOf(TypeDesc type) {
         Object o = type.apiObject;
-        return o instanceof Datatype ? (Datatype) o : new Datatype(type);
+        return o instanceof Datatype ? (Datatype) o : new Datatype(type).asConstant();
     }
 
     /** Java array elements (or buffer bytes) that {@code count} items of {@code type} cover. */

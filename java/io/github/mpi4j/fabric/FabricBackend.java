@@ -303,7 +303,7 @@ public final class FabricBackend implements Backend {
     @Override
     public void finish() {
         flushBufferedSends();
-        world.barrier();
+        world.finalizeBarrier();
         engine.sayGoodbye();
         world.free();
         self.free();

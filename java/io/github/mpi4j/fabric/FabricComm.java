@@ -9,8 +9,8 @@ import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.CollectiveOps;
 import io.github.mpi4j.spi.Mpi;
-import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
@@ -368,175 +368,16 @@ final class FabricComm implements BackendComm, CollChannel {
         }
     }
 
-    // ---- collectives: the schedules of coll.Collectives ----------------------------------------
+    // ---- collectives: the schedules of coll.Collectives, run inside the API's bracket ---------
 
     @Override
-    public void barrier() {
-        call("barrier", () -> coll.barrier());
+    public CollectiveOps collectives() {
+        return coll;
     }
 
-    @Override
-    public void bcast(Buf buf, int count, TypeDesc type, int root) {
-        call("bcast", () -> coll.bcast(buf, count, type, root));
-    }
-
-    @Override
-    public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        call("reduce", () -> coll.reduce(s, r, count, type, op, root));
-    }
-
-    @Override
-    public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        call("allReduce", () -> coll.allReduce(s, r, count, type, op));
-    }
-
-    @Override
-    public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        call("gather", () -> coll.gather(s, sc, st, r, rc, rt, root));
-    }
-
-    @Override
-    public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
-        call("gatherv", () -> coll.gatherv(s, sc, st, r, rcounts, displs, rt, root));
-    }
-
-    @Override
-    public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        call("scatter", () -> coll.scatter(s, sc, st, r, rc, rt, root));
-    }
-
-    @Override
-    public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        call("scatterv", () -> coll.scatterv(s, scounts, displs, st, r, rc, rt, root));
-    }
-
-    @Override
-    public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        call("allGather", () -> coll.allGather(s, sc, st, r, rc, rt));
-    }
-
-    @Override
-    public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
-        call("allGatherv", () -> coll.allGatherv(s, sc, st, r, rcounts, displs, rt));
-    }
-
-    @Override
-    public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        call("allToAll", () -> coll.allToAll(s, sc, st, r, rc, rt));
-    }
-
-    @Override
-    public void allToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd, TypeDesc rt) {
-        call("allToAllv", () -> coll.allToAllv(s, sc, sd, st, r, rc, rd, rt));
-    }
-
-    @Override
-    public void reduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
-        call("reduceScatter", () -> coll.reduceScatter(s, r, rcounts, type, op));
-    }
-
-    @Override
-    public void reduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
-        call("reduceScatterBlock", () -> coll.reduceScatterBlock(s, r, rcount, type, op));
-    }
-
-    @Override
-    public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        call("scan", () -> coll.scan(s, r, count, type, op));
-    }
-
-    @Override
-    public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        call("exScan", () -> coll.exScan(s, r, count, type, op));
-    }
-
-    @Override
-    public void allReduceMany(Buf[] s, Buf[] r, int[] counts, TypeDesc type, OpDesc op) {
-        call("allReduceMany", () -> coll.allReduceMany(s, r, counts, type, op));
-    }
-
-    @Override
-    public BackendRequest iBarrier() {
-        return call("iBarrier", () -> coll.iBarrier());
-    }
-
-    @Override
-    public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
-        return call("iBcast", () -> coll.iBcast(buf, count, type, root));
-    }
-
-    @Override
-    public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        return call("iReduce", () -> coll.iReduce(s, r, count, type, op, root));
-    }
-
-    @Override
-    public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return call("iAllReduce", () -> coll.iAllReduce(s, r, count, type, op));
-    }
-
-    @Override
-    public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        return call("iGather", () -> coll.iGather(s, sc, st, r, rc, rt, root));
-    }
-
-    @Override
-    public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
-                                   int root) {
-        return call("iGatherv", () -> coll.iGatherv(s, sc, st, r, rcounts, displs, rt, root));
-    }
-
-    @Override
-    public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
-        return call("iScatter", () -> coll.iScatter(s, sc, st, r, rc, rt, root));
-    }
-
-    @Override
-    public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
-                                    int root) {
-        return call("iScatterv", () -> coll.iScatterv(s, scounts, displs, st, r, rc, rt, root));
-    }
-
-    @Override
-    public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        return call("iAllGather", () -> coll.iAllGather(s, sc, st, r, rc, rt));
-    }
-
-    @Override
-    public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs,
-                                      TypeDesc rt) {
-        return call("iAllGatherv", () -> coll.iAllGatherv(s, sc, st, r, rcounts, displs, rt));
-    }
-
-    @Override
-    public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
-        return call("iAllToAll", () -> coll.iAllToAll(s, sc, st, r, rc, rt));
-    }
-
-    @Override
-    public BackendRequest iAllToAllv(Buf s, int[] sc, int[] sd, TypeDesc st, Buf r, int[] rc, int[] rd,
-                                     TypeDesc rt) {
-        return call("iAllToAllv", () -> coll.iAllToAllv(s, sc, sd, st, r, rc, rd, rt));
-    }
-
-    @Override
-    public BackendRequest iReduceScatter(Buf s, Buf r, int[] rcounts, TypeDesc type, OpDesc op) {
-        return call("iReduceScatter", () -> coll.iReduceScatter(s, r, rcounts, type, op));
-    }
-
-    @Override
-    public BackendRequest iReduceScatterBlock(Buf s, Buf r, int rcount, TypeDesc type, OpDesc op) {
-        return call("iReduceScatterBlock", () -> coll.iReduceScatterBlock(s, r, rcount, type, op));
-    }
-
-    @Override
-    public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return call("iScan", () -> coll.iScan(s, r, count, type, op));
-    }
-
-    @Override
-    public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        return call("iExScan", () -> coll.iExScan(s, r, count, type, op));
+    /** The barrier of MPI.Finalize: not a call of the API, so it opens its own bracket. */
+    void finalizeBarrier() {
+        call("finalize", () -> coll.barrier());
     }
 
     @Override

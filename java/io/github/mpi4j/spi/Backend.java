@@ -38,12 +38,31 @@ public interface Backend {
     /** Error class of an error code (MPI_Error_class). */
     int errorClass(int errorCode);
 
+    // ---- lifecycles of user objects (see Lifecycle) ------------------------------------
+    // A backend makes its handle for an op or a type when it first needs one (or at commit) and
+    // records it with lifecycle.hold(this, handle); freeing the object hands the handle back here.
+
     /**
-     * Releases what this backend made for a user op (e.g. an MPI_Op): called once, by
-     * {@code Op.free()}, for each backend the op's {@link Lifecycle} lists. Operations still
-     * pending with the op complete normally (as MPI_Op_free allows).
+     * MPI_Type_commit: called by {@code Datatype.commit()} on the running backend. A backend that
+     * needs a handle of its own for the type may make and record it now (it must still cope with
+     * a type first seen in a call, e.g. by ranks running as threads of one JVM).
      */
-    default void freeOp(OpDesc op) {
+    default void commitType(TypeDesc type) {
+    }
+
+    /**
+     * Releases the handle this backend recorded for a datatype: called once, by
+     * {@code Datatype.free()}. Operations still pending with the type complete normally.
+     */
+    default void freeType(TypeDesc type, Object handle) {
+    }
+
+    /**
+     * Releases the handle this backend recorded for a user op (e.g. an MPI_Op): called once, by
+     * {@code Op.free()}. Operations still pending with the op complete normally (as MPI_Op_free
+     * allows).
+     */
+    default void freeOp(OpDesc op, Object handle) {
     }
 
     /** User ops this backend holds native resources for (see {@code Mpi4j.liveUserOps()}). */

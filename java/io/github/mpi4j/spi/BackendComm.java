@@ -1,7 +1,9 @@
 package io.github.mpi4j.spi;
 
 /**
- * A communicator as a backend implements it. The {@code mpi} layer has already validated
+ * A communicator as a backend implements it: its basics and management here, point-to-point
+ * through {@link PointToPoint}, the collectives through {@link #collectives()}, and what only
+ * some backends have through {@link #capability}. The {@code mpi} layer has already validated
  * every argument (ranks, roots, tags, counts against buffer capacity, types against buffers),
  * so implementations may trust them; they report runtime failures as {@code mpi.MPIException}.
  *
@@ -17,7 +19,7 @@ package io.github.mpi4j.spi;
  *       until the request completes.</li>
  * </ul>
  */
-public interface BackendComm {
+public interface BackendComm extends PointToPoint {
 
     int rank();
 
@@ -50,34 +52,6 @@ public interface BackendComm {
 
     void free();
 
-    // ---- point-to-point -----------------------------------------------------------------
-
-    void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode);
-
-    void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status);
-
-    BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode);
-
-    BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag);
-
-    void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag,
-                  Buf recvBuf, int recvCount, TypeDesc recvType, int source, int recvTag,
-                  StatusData status);
-
-    void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag,
-                         int source, int recvTag, StatusData status);
-
-    void probe(int source, int tag, StatusData status);
-
-    /** Returns true and fills {@code status} if a matching message is waiting. */
-    boolean iprobe(int source, int tag, StatusData status);
-
-    /** Persistent send (MPI_Send_init and friends); inactive until started. */
-    BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode);
-
-    /** Persistent receive (MPI_Recv_init); inactive until started. */
-    BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag);
-
     // ---- the bracket around one collective call of the API ------------------------------
 
     /**
@@ -97,100 +71,23 @@ public interface BackendComm {
     default void endCollective(Throwable failure) {
     }
 
-    // ---- blocking collectives -----------------------------------------------------------
-
-    void barrier();
-
-    void bcast(Buf buf, int count, TypeDesc type, int root);
-
-    void reduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root);
-
-    void allReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    void gather(Buf sendBuf, int sendCount, TypeDesc sendType,
-                Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    void gatherv(Buf sendBuf, int sendCount, TypeDesc sendType,
-                 Buf recvBuf, int[] recvCounts, int[] displs, TypeDesc recvType, int root);
-
-    void scatter(Buf sendBuf, int sendCount, TypeDesc sendType,
-                 Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    void scatterv(Buf sendBuf, int[] sendCounts, int[] displs, TypeDesc sendType,
-                  Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    void allGather(Buf sendBuf, int sendCount, TypeDesc sendType,
-                   Buf recvBuf, int recvCount, TypeDesc recvType);
-
-    void allGatherv(Buf sendBuf, int sendCount, TypeDesc sendType,
-                    Buf recvBuf, int[] recvCounts, int[] displs, TypeDesc recvType);
-
-    void allToAll(Buf sendBuf, int sendCount, TypeDesc sendType,
-                  Buf recvBuf, int recvCount, TypeDesc recvType);
-
-    void allToAllv(Buf sendBuf, int[] sendCounts, int[] sendDispls, TypeDesc sendType,
-                   Buf recvBuf, int[] recvCounts, int[] recvDispls, TypeDesc recvType);
-
-    void reduceScatter(Buf sendBuf, Buf recvBuf, int[] recvCounts, TypeDesc type, OpDesc op);
-
-    void reduceScatterBlock(Buf sendBuf, Buf recvBuf, int recvCount, TypeDesc type, OpDesc op);
-
-    void scan(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    void exScan(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    // ---- non-blocking collectives -------------------------------------------------------
-
-    BackendRequest iBarrier();
-
-    BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root);
-
-    BackendRequest iReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root);
-
-    BackendRequest iAllReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    BackendRequest iGather(Buf sendBuf, int sendCount, TypeDesc sendType,
-                           Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    BackendRequest iGatherv(Buf sendBuf, int sendCount, TypeDesc sendType,
-                            Buf recvBuf, int[] recvCounts, int[] displs, TypeDesc recvType, int root);
-
-    BackendRequest iScatter(Buf sendBuf, int sendCount, TypeDesc sendType,
-                            Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    BackendRequest iScatterv(Buf sendBuf, int[] sendCounts, int[] displs, TypeDesc sendType,
-                             Buf recvBuf, int recvCount, TypeDesc recvType, int root);
-
-    BackendRequest iAllGather(Buf sendBuf, int sendCount, TypeDesc sendType,
-                              Buf recvBuf, int recvCount, TypeDesc recvType);
-
-    BackendRequest iAllGatherv(Buf sendBuf, int sendCount, TypeDesc sendType,
-                               Buf recvBuf, int[] recvCounts, int[] displs, TypeDesc recvType);
-
-    BackendRequest iAllToAll(Buf sendBuf, int sendCount, TypeDesc sendType,
-                             Buf recvBuf, int recvCount, TypeDesc recvType);
-
-    BackendRequest iAllToAllv(Buf sendBuf, int[] sendCounts, int[] sendDispls, TypeDesc sendType,
-                              Buf recvBuf, int[] recvCounts, int[] recvDispls, TypeDesc recvType);
-
-    BackendRequest iReduceScatter(Buf sendBuf, Buf recvBuf, int[] recvCounts, TypeDesc type, OpDesc op);
-
-    BackendRequest iReduceScatterBlock(Buf sendBuf, Buf recvBuf, int recvCount, TypeDesc type, OpDesc op);
-
-    BackendRequest iScan(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    BackendRequest iExScan(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op);
-
-    // ---- fused operations -------------------------------------------------------------
+    // ---- what the communicator can do besides point-to-point ---------------------------
 
     /**
-     * Allreduce of several buffers as one operation (gradient-style buckets). Each pair
-     * {@code sendBufs[i]} / {@code recvBufs[i]} holds {@code counts[i]} items. Backends that
-     * can fuse the buffers into one schedule should; this default runs them one after another.
+     * The object that runs this communicator's collectives: the communicator itself, or one it
+     * owns (the fabric's schedules). The same object every time, so that callers on hot paths
+     * pay one field read; its calls must run inside {@link #beginCollective} /
+     * {@link #endCollective}.
      */
-    default void allReduceMany(Buf[] sendBufs, Buf[] recvBufs, int[] counts, TypeDesc type, OpDesc op) {
-        for (int i = 0; i < counts.length; i++) {
-            allReduce(sendBufs[i], recvBufs[i], counts[i], type, op);
-        }
+    CollectiveOps collectives();
+
+    /**
+     * An optional capability of this communicator ({@link Intercommunication}, {@link Topology},
+     * {@link OneSided}, {@link FileIO}, {@link DeviceMemory}, ...), or null when the backend does
+     * not provide it. The {@code mpi} layer turns null into an exception that names the missing
+     * feature and the backend. The default finds capabilities the communicator implements.
+     */
+    default <T> T capability(Class<T> kind) {
+        return kind.isInstance(this) ? kind.cast(this) : null;
     }
 }

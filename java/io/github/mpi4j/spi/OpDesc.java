@@ -8,9 +8,9 @@ public final class OpDesc {
     public final UserReduction function;
     public final boolean commutative;
     /**
-     * Which backends hold native resources for a user op, and whether it was freed. Each backend
-     * keeps its own handle for the op (an MPI_Op on the MPI backend) and releases it in
-     * {@link Backend#freeOp}.
+     * Which backends hold native resources for a user op, each with its own handle (on the MPI
+     * backend: the MPI_Op and its callback slot), and whether it was freed; {@code Op.free()}
+     * hands each handle to its backend's {@link Backend#freeOp}.
      */
     public final Lifecycle lifecycle = new Lifecycle();
 

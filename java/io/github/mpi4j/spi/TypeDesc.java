@@ -1,9 +1,11 @@
 package io.github.mpi4j.spi;
 
 /**
- * What a backend needs to know of a datatype. Immutable; owned by {@code mpi.Datatype}.
- * Predefined types carry a stable {@link #predefinedId} that backends use to index their
- * own handle tables; derived types carry a backend-specific handle in {@link #backendHandle}.
+ * What a backend needs to know of a datatype. Immutable but for its {@link #lifecycle}; owned by
+ * one {@code mpi.Datatype} ({@code dup()} makes a new descriptor, since the copy is freed on its
+ * own). Predefined types carry a stable {@link #predefinedId} that backends use to index their
+ * own handle tables; a backend that makes a handle of its own for a type (an MPI_Datatype for a
+ * derived type, at commit or first use) records it in the lifecycle, one per backend.
  */
 public final class TypeDesc {
     /** Number of predefined ids; backends size their tables with it. */
@@ -28,8 +30,8 @@ public final class TypeDesc {
     /** For DERIVED types: the description the backends build from; null otherwise. */
     public final Object derived;
 
-    /** A backend's own handle for a derived type (e.g. an MPI_Datatype), set at commit. */
-    public volatile long backendHandle;
+    /** Which backends hold a handle for this type, and whether {@code Datatype.free()} was called. */
+    public final Lifecycle lifecycle = new Lifecycle();
 
     /** The API object ({@code mpi.Datatype}) that made this descriptor; user reductions get it back. */
     public volatile Object apiObject;
@@ -46,6 +48,12 @@ public final class TypeDesc {
         this.arrayElementsPerItem = arrayElementsPerItem;
         this.predefinedId = predefinedId;
         this.derived = derived;
+    }
+
+    /** A descriptor of the same type with a life of its own (MPI_Type_dup). */
+    public TypeDesc duplicate() {
+        return new TypeDesc(name, arrayKind, valueKind, layout, size, extent, lb, arrayElementsPerItem, predefinedId,
+                derived);
     }
 
     public boolean isPredefined() {

@@ -88,9 +88,10 @@ public final class MpiBackend implements Backend {
         return opHandles[MpiNative.opSlot(op.code)];
     }
 
+    /** The handle is the op's {@link MpiUserOps.Use}: its MPI_Op and callback slot. */
     @Override
-    public void freeOp(OpDesc op) {
-        MpiUserOps.free(op, finished);
+    public void freeOp(OpDesc op, Object handle) {
+        MpiUserOps.free((MpiUserOps.Use) handle, finished);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.github.mpi4j.backend.mpi;
 import io.github.mpi4j.buffer.Buffers;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.CollectiveOps;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
@@ -17,7 +18,7 @@ import java.nio.IntBuffer;
  * An MPI communicator. Each call is one native call; Java arrays are pinned for blocking calls
  * when the backend allows it and staged otherwise (see {@link Arg} and docs/buffers.md).
  */
-final class MpiComm implements BackendComm {
+final class MpiComm implements BackendComm, CollectiveOps {
     private final MpiBackend backend;
     final long handle;
     private final boolean freeable;
@@ -62,6 +63,12 @@ final class MpiComm implements BackendComm {
 
     private static Arg staged(Buf b, long bytes, boolean read, boolean write) {
         return Arg.of(b, bytes, read, write, true);
+    }
+
+    /** MPI runs the collectives itself: this communicator is its own collectives object. */
+    @Override
+    public CollectiveOps collectives() {
+        return this;
     }
 
     // ---- management -------------------------------------------------------------------------

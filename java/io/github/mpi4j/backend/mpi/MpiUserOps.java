@@ -7,7 +7,6 @@ import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -22,7 +21,9 @@ import mpi.MPIException;
  * operation uses the op, and returned once the op is freed ({@code Op.free()}, which calls
  * MPI_Op_free at once) and no operation still uses it: a pending {@code iAllReduce} keeps its
  * slot until it completes, so a later op can never be called in its place. A request freed
- * while still active keeps its slot for the rest of the job (MPI may still call the op).
+ * while still active keeps its slot for the rest of the job (MPI may still call the op). The
+ * op's {@link Use} is this backend's handle in the op's {@code Lifecycle}: {@code Op.free()}
+ * hands it back through {@code MpiBackend.freeOp}.
  *
  * <p>A failure of the user's function is kept and rethrown once the MPI call returns, since it
  * must never unwind through MPI.
@@ -54,30 +55,38 @@ final class MpiUserOps {
 
     /** Read without a lock from inside MPI (a lock there could deadlock with MPI's own). */
     private static final AtomicReferenceArray<Use> BY_SLOT = new AtomicReferenceArray<>(SLOTS);
-    private static final Map<OpDesc, Use> BY_OP = new IdentityHashMap<>();
     private static final Map<Long, TypeDesc> TYPES = new ConcurrentHashMap<>();
     private static int live;
 
     /**
-     * Starts an operation with user op {@code op}: makes its MPI_Op and takes a slot on first use.
-     * Every call must be matched by one {@link #end}.
+     * Starts an operation with user op {@code op}: makes its MPI_Op and takes a slot on first use,
+     * recording them as this backend's handle in the op's lifecycle. Every call must be matched
+     * by one {@link #end}.
      */
     static synchronized Use begin(MpiBackend backend, OpDesc op) {
-        Use u = BY_OP.get(op);
+        Use u = (Use) op.lifecycle.handleOf(backend);
         if (u == null) {
-            if (!op.lifecycle.hold(backend)) throw MPIException.of(Mpi.ERR_OP, "user op " + op.name + " has been freed");
+            if (op.lifecycle.isFreed()) throw freed(op);
             int slot = freeSlot();
             if (slot < 0) {
                 throw MPIException.of(Mpi.ERR_OP, "user op: " + SLOTS + " user-defined operations are live, the most "
                         + "the MPI backend supports at once; free the ones no longer needed with Op.free()");
             }
             u = new Use(op, slot, MpiNative.opCreate0(slot, op.commutative));
+            if (!op.lifecycle.hold(backend, u)) {
+                // Op.free() ran meanwhile on another thread: nothing may keep the new MPI_Op.
+                MpiNative.opFree0(u.handle);
+                throw freed(op);
+            }
             BY_SLOT.set(slot, u);
-            BY_OP.put(op, u);
             live++;
         }
         u.inProgress++;
         return u;
+    }
+
+    private static MPIException freed(OpDesc op) {
+        return MPIException.of(Mpi.ERR_OP, "user op " + op.name + " has been freed");
     }
 
     private static int freeSlot() {
@@ -110,12 +119,12 @@ final class MpiUserOps {
     }
 
     /**
-     * The backend's free hook: frees the MPI_Op (MPI keeps it for operations still using it)
-     * unless MPI is finalized, and returns the slot once nothing uses it.
+     * The backend's free hook for the op whose handle is {@code u}: frees the MPI_Op (MPI keeps
+     * it for operations still using it) unless MPI is finalized, and returns the slot once
+     * nothing uses it.
      */
-    static synchronized void free(OpDesc op, boolean mpiFinalized) {
-        Use u = BY_OP.remove(op);
-        if (u == null) return;
+    static synchronized void free(Use u, boolean mpiFinalized) {
+        if (u.freed) return;
         u.freed = true;
         try {
             if (!mpiFinalized) MpiNative.opFree0(u.handle);

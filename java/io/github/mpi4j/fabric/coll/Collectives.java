@@ -22,7 +22,7 @@ import mpi.MPIException;
  * <p>Algorithms are picked by {@link CostModel} from message size and world size; see
  * docs/collectives.md. All byte offsets are whole elements of the buffers' kinds.
  */
-public final class Collectives {
+public final class Collectives implements io.github.mpi4j.spi.CollectiveOps {
     private final CollChannel ch;
     private final CostModel model;
     /**

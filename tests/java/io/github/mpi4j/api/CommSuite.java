@@ -2,7 +2,15 @@ package io.github.mpi4j.api;
 
 import io.github.mpi4j.testing.Check;
 import io.github.mpi4j.testing.RankTest;
+import io.github.mpi4j.spi.DeviceMemory;
+import io.github.mpi4j.spi.FileIO;
+import io.github.mpi4j.spi.Intercommunication;
+import io.github.mpi4j.spi.OneSided;
+import io.github.mpi4j.spi.PointToPoint;
+import io.github.mpi4j.spi.Topology;
+import mpi.CapabilityLookup;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -111,5 +119,60 @@ public class CommSuite {
         shared.free();
         dup.free();
         if (MPI.isInitialized()) Check.throwsMpi(MPI.ERR_COMM, () -> MPI.COMM_WORLD.free(), "cannot be freed");
+    }
+
+    /**
+     * Issue 8 item 4: the optional parts of a backend are reached through one lookup. Neither
+     * backend has intercommunicators, topologies, windows, files or device memory yet: asking
+     * for one throws an MPIException naming the feature and the backend, at every rank and on
+     * a duplicate too; what every communicator has (point-to-point) is found.
+     */
+    @RankTest
+    public void capabilityLookupNamesWhatTheBackendLacks(Intracomm comm) {
+        Intracomm dup = comm.dup();
+        for (Intracomm c : new Intracomm[] {comm, dup}) {
+            Check.isTrue(CapabilityLookup.require(c, PointToPoint.class, "point-to-point") != null,
+                    "point-to-point is found");
+            Object[][] optional = {
+                {Intercommunication.class, "intercommunicators"}, {Topology.class, "process topologies"},
+                {OneSided.class, "one-sided windows"}, {FileIO.class, "MPI-IO files"},
+                {DeviceMemory.class, "device memory"},
+            };
+            for (Object[] o : optional) {
+                String what = (String) o[1];
+                Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION,
+                        () -> CapabilityLookup.require(c, (Class<?>) o[0], what),
+                        what + " is not supported by the ", " backend");
+            }
+        }
+        dup.free();
+        Check.throwsMpi(MPI.ERR_COMM, () -> CapabilityLookup.require(dup, PointToPoint.class, "point-to-point"),
+                "freed");
+    }
+
+    /**
+     * Issue 8 item 3: a datatype's life. A duplicate of MPI.INT is committed, used, and freed
+     * through the backend hooks; after that it is null, and using, committing or freeing it again
+     * throws naming it, while MPI.INT itself (which cannot be freed) works on.
+     */
+    @RankTest
+    public void datatypeDupCommitFree(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        Datatype t = MPI.INT.dup();
+        t.setName("ints");
+        t.commit();
+        int[] out = new int[1];
+        comm.allReduce(new int[] {rank + 1}, out, 1, t, MPI.SUM);
+        Check.equal((long) size * (size + 1) / 2, out[0], "allReduce with a committed dup of MPI.INT");
+        t.free();
+        Check.isTrue(t.isNull(), "a freed datatype is null");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allReduce(new int[] {1}, new int[1], 1, t, MPI.SUM), "ints", "freed");
+        Check.throwsMpi(MPI.ERR_TYPE, t::commit, "ints", "freed");
+        Check.throwsMpi(MPI.ERR_TYPE, t::free, "ints", "freed already");
+        Check.throwsMpi(MPI.ERR_TYPE, MPI.INT::free, "MPI.INT", "predefined");
+        Check.isTrue(!MPI.INT.isNull(), "MPI.INT lives on after its duplicate was freed");
+        out[0] = 0;
+        comm.allReduce(new int[] {rank + 1}, out, 1, MPI.INT, MPI.SUM);
+        Check.equal((long) size * (size + 1) / 2, out[0], "allReduce with MPI.INT after its duplicate was freed");
     }
 }

@@ -1,0 +1,61 @@
+package io.github.mpi4j.spi;
+
+/**
+ * One open file as a backend implements it (issue 11). Offsets are in etypes of the current
+ * view. Individual file pointers are kept by the {@code mpi} layer, which turns the
+ * pointer-relative calls into the explicit-offset ones below; the shared file pointer lives in
+ * the backend, since all ranks move it.
+ */
+public interface BackendFile {
+
+    /** MPI_File_close; collective. */
+    void close();
+
+    long size();
+
+    /** MPI_File_set_size; collective. */
+    void setSize(long bytes);
+
+    /** MPI_File_preallocate; collective. */
+    void preallocate(long bytes);
+
+    /** MPI_File_sync; collective. */
+    void sync();
+
+    /** MPI_File_set_view; collective. {@code datarep} is "native", "internal" or "external32". */
+    void setView(long disp, TypeDesc etype, TypeDesc filetype, String datarep);
+
+    /** MPI_File_set_atomicity; collective. */
+    void setAtomicity(boolean atomic);
+
+    void readAt(long offset, Buf buf, int count, TypeDesc type, StatusData status);
+
+    void writeAt(long offset, Buf buf, int count, TypeDesc type, StatusData status);
+
+    /** MPI_File_read_at_all; collective. */
+    void readAtAll(long offset, Buf buf, int count, TypeDesc type, StatusData status);
+
+    /** MPI_File_write_at_all; collective. */
+    void writeAtAll(long offset, Buf buf, int count, TypeDesc type, StatusData status);
+
+    BackendRequest iReadAt(long offset, Buf buf, int count, TypeDesc type);
+
+    BackendRequest iWriteAt(long offset, Buf buf, int count, TypeDesc type);
+
+    // ---- the shared file pointer -------------------------------------------------------
+
+    void readShared(Buf buf, int count, TypeDesc type, StatusData status);
+
+    void writeShared(Buf buf, int count, TypeDesc type, StatusData status);
+
+    /** MPI_File_read_ordered; collective, in rank order. */
+    void readOrdered(Buf buf, int count, TypeDesc type, StatusData status);
+
+    /** MPI_File_write_ordered; collective, in rank order. */
+    void writeOrdered(Buf buf, int count, TypeDesc type, StatusData status);
+
+    /** MPI_File_seek_shared with MPI's SEEK_SET/CUR/END {@code whence}; collective. */
+    void seekShared(long offset, int whence);
+
+    long sharedPosition();
+}

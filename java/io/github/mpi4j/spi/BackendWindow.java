@@ -1,0 +1,85 @@
+package io.github.mpi4j.spi;
+
+/**
+ * One RMA window as a backend implements it (issue 11). Target displacements are in units of
+ * the target's {@code dispUnit}; the {@code mpi} layer checks them against the window and the
+ * epoch state before calling. Assertions ({@code assertion}) and lock types use MPI's values.
+ */
+public interface BackendWindow {
+
+    /** The window's memory at this rank (null for a dynamic window). */
+    Buf base();
+
+    void put(Buf origin, int originCount, TypeDesc originType,
+             int target, long targetDisp, int targetCount, TypeDesc targetType);
+
+    void get(Buf origin, int originCount, TypeDesc originType,
+             int target, long targetDisp, int targetCount, TypeDesc targetType);
+
+    void accumulate(Buf origin, int originCount, TypeDesc originType,
+                    int target, long targetDisp, int targetCount, TypeDesc targetType, OpDesc op);
+
+    void getAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result, int resultCount,
+                       TypeDesc resultType, int target, long targetDisp, int targetCount, TypeDesc targetType,
+                       OpDesc op);
+
+    void fetchAndOp(Buf origin, Buf result, TypeDesc type, int target, long targetDisp, OpDesc op);
+
+    void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp);
+
+    /** MPI_Rput: complete locally when the request does. */
+    BackendRequest rPut(Buf origin, int originCount, TypeDesc originType,
+                        int target, long targetDisp, int targetCount, TypeDesc targetType);
+
+    /** MPI_Rget. */
+    BackendRequest rGet(Buf origin, int originCount, TypeDesc originType,
+                        int target, long targetDisp, int targetCount, TypeDesc targetType);
+
+    // ---- synchronization -------------------------------------------------------------
+
+    void fence(int assertion);
+
+    /** MPI_Win_post to the ranks (of the window's communicator) in {@code group}. */
+    void post(int[] group, int assertion);
+
+    /** MPI_Win_start towards the ranks in {@code group}. */
+    void start(int[] group, int assertion);
+
+    void complete();
+
+    /** MPI_Win_wait. */
+    void waitForExposure();
+
+    /** MPI_Win_test: true when the exposure epoch has ended. */
+    boolean testExposure();
+
+    void lock(int lockType, int target, int assertion);
+
+    void unlock(int target);
+
+    void lockAll(int assertion);
+
+    void unlockAll();
+
+    void flush(int target);
+
+    void flushAll();
+
+    void flushLocal(int target);
+
+    void sync();
+
+    // ---- memory ----------------------------------------------------------------------
+
+    /** MPI_Win_shared_query: rank {@code target}'s part of a shared window, and its dispUnit in {@code dispUnit[0]}. */
+    Buf sharedQuery(int target, int[] dispUnit);
+
+    /** MPI_Win_attach (dynamic windows). */
+    void attach(Buf memory, long bytes);
+
+    /** MPI_Win_detach (dynamic windows). */
+    void detach(Buf memory);
+
+    /** MPI_Win_free; collective. */
+    void free();
+}
