@@ -145,6 +145,16 @@ public class NativeMemorySuite {
                 "device memory", "is not accepted by the");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.recv(d, 4, MPI.INT, prev(comm), 1),
                 "device memory", "is not accepted by the");
+        DeviceMemory e = DeviceMemory.of(0x20000, 64, 0);
+        for (int n : new int[] {1, 16}) {
+            Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(d, e, n, MPI.INT, MPI.SUM),
+                    "device memory", "is not accepted by the");
+            // A bcast in a world of one moves nothing, and the fabric looks at memory only to move it.
+            if (comm.getSize() > 1) {
+                Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.bcast(d, n, MPI.INT, 0), "device memory",
+                        "is not accepted by the");
+            }
+        }
         // The world still works afterwards.
         int[] x = {comm.getRank()};
         comm.allReduce(x, 1, MPI.INT, MPI.SUM);
