@@ -112,6 +112,42 @@ public class NativeMemorySuite {
         }
     }
 
+    /** Non-blocking and personalized collectives: iAllReduce, reduce to a root, allToAll, scatter. */
+    @RankTest
+    public void moreCollectivesOnHostMemory(Intracomm comm) throws Exception {
+        int me = comm.getRank(), size = comm.getSize(), n = 777;
+        int[] sum = new int[n];
+        for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) sum[i] += value(r, i);
+        try (OffHeap s = new OffHeap(4L * n, (byte) 0); OffHeap r = new OffHeap(4L * n, (byte) 0)) {
+            for (int i = 0; i < n; i++) s.putInt(i, value(me, i));
+            Request q = comm.iAllReduce(s.memory(), r.memory(), n, MPI.INT, MPI.SUM);
+            q.waitFor();
+            Check.arrays(sum, r.ints(0, n), "iAllReduce");
+            try (OffHeap t = new OffHeap(4L * n, (byte) 0)) {
+                int root = size / 2;
+                comm.reduce(s.memory(), t.memory(), n, MPI.INT, MPI.SUM, root);
+                if (me == root) Check.arrays(sum, t.ints(0, n), "reduce at " + root);
+            }
+        }
+        int k = 5;
+        try (OffHeap s = new OffHeap(4L * k * size, (byte) 0); OffHeap r = new OffHeap(4L * k * size, (byte) 0)) {
+            // Block j of rank me is value(me, j * k + i): rank me receives block me of every rank.
+            for (int i = 0; i < k * size; i++) s.putInt(i, value(me, i));
+            comm.allToAll(s.memory(), k, MPI.INT, r.memory(), k, MPI.INT);
+            for (int from = 0; from < size; from++) {
+                int[] want = new int[k];
+                for (int i = 0; i < k; i++) want[i] = value(from, me * k + i);
+                Check.arrays(want, r.ints((long) from * k, k), "allToAll block from " + from);
+            }
+            try (OffHeap part = new OffHeap(4L * k, (byte) 0)) {
+                comm.scatter(s.memory(), k, MPI.INT, part.memory(), k, MPI.INT, 0);
+                int[] want = new int[k];
+                for (int i = 0; i < k; i++) want[i] = value(0, me * k + i);
+                Check.arrays(want, part.ints(0, k), "scatter from 0");
+            }
+        }
+    }
+
     /** Address, size and offset checks come before anything moves, and name the argument and value. */
     @RankTest
     public void badHostMemoryIsRefused(Intracomm comm) {
