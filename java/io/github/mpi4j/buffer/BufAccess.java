@@ -2,6 +2,7 @@ package io.github.mpi4j.buffer;
 
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.MemoryKind;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,9 +19,29 @@ import java.nio.ShortBuffer;
  * staging of non-blocking array operations, reductions). Offsets and lengths are in bytes
  * from the Buf's first element and must be whole elements of the Buf's kind. All copies are
  * bulk operations (intrinsics), never element loops, except for {@code boolean[]}.
+ *
+ * <p>Memory kinds, for everything that moves data in Java: arrays and direct buffers as they
+ * are; host memory given by address through a direct-buffer view ({@link HostViews}); device
+ * memory refused (Java code cannot address it). {@link #forJava} is the one place that decides.
  */
 public final class BufAccess {
     private BufAccess() {
+    }
+
+    /** The name refusals give to Java code that moves data: today, the fabric. */
+    static final String JAVA_MOVERS = "the fabric backend";
+
+    /**
+     * {@code b} as Java code can read and write it: itself for an array or direct buffer, a Buf
+     * over a direct view for host memory; device memory is refused. Backends that move data in
+     * Java call it where a buffer enters, so a refusal comes before anything moves.
+     */
+    public static Buf forJava(Buf b) {
+        if (!b.isNative()) return b;
+        if (b.memory == MemoryKind.DEVICE) {
+            throw MemoryRules.refuse(b, JAVA_MOVERS, "it moves data with Java code, which cannot address device memory");
+        }
+        return b.directView(HostViews::view);
     }
 
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
@@ -28,6 +49,7 @@ public final class BufAccess {
     /** Copies {@code len} bytes of {@code src} from byte {@code srcOff} into {@code dst} at absolute index {@code dstIndex}. */
     public static void get(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
         if (len == 0) return;
+        if (src.isNative()) src = forJava(src);
         int k = src.kind.bytes;
         int first = src.offset + (int) (srcOff / k);
         int n = len / k;
@@ -75,6 +97,7 @@ public final class BufAccess {
     /** Copies {@code len} bytes from {@code src} at absolute index {@code srcIndex} into {@code dst} at byte {@code dstOff}. */
     public static void put(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
         if (len == 0) return;
+        if (dst.isNative()) dst = forJava(dst);
         int k = dst.kind.bytes;
         int first = dst.offset + (int) (dstOff / k);
         int n = len / k;
@@ -126,6 +149,8 @@ public final class BufAccess {
      */
     public static void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
         if (len == 0) return;
+        if (src.isNative()) src = forJava(src);
+        if (dst.isNative()) dst = forJava(dst);
         if (src.isArray() && dst.isArray() && src.kind == dst.kind) {
             int k = src.kind.bytes;
             System.arraycopy(src.base, src.offset + (int) (srcOff / k), dst.base, dst.offset + (int) (dstOff / k),

@@ -1,8 +1,10 @@
 package io.github.mpi4j.buffer;
 
+import io.github.mpi4j.memory.NativeMemory;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.MemoryKind;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.Buffer;
@@ -18,8 +20,9 @@ import mpi.MPIException;
 /**
  * Turns the {@code Object buf} of an API call into a checked {@link Buf}. This is where the
  * buffer policy is enforced: Java arrays and direct NIO buffers everywhere; heap NIO buffers
- * through their backing array; the element type must match the datatype; {@code count} items
- * must fit between the offset and the end of the array or buffer. Nothing is sent or received
+ * through their backing array; native memory ({@code io.github.mpi4j.memory}) by address; the
+ * element type must match the datatype; {@code count} items must fit between the offset and the
+ * end of the array, buffer or memory. Nothing is sent or received
  * by a call whose buffer fails these checks.
  */
 public final class Buffers {
@@ -58,13 +61,17 @@ public final class Buffers {
             return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
         }
         BaseKind kind = BaseKind.ofArray(buf);
+        if (kind == null && buf instanceof NativeMemory) {
+            return resolveNative(call, arg, (NativeMemory) buf, offset, count, type);
+        }
         if (kind == null && count == 0) {
             // Nothing moves: programs written for Open MPI's bindings pass any object (an
             // Integer, say) as the buffer of an empty message.
             return empty(type);
         }
         if (kind == null) {
-            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer, got "
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " must be a Java array or a direct NIO buffer (or "
+                    + "io.github.mpi4j.memory.NativeMemory), got "
                     + buf.getClass().getName());
         }
         return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type);
@@ -103,6 +110,39 @@ public final class Buffers {
                     + kind.name().toLowerCase() + "[" + length + "] has " + (length - offset));
         }
         return new Buf(array, kind, offset, length - offset);
+    }
+
+    /**
+     * Host or device memory given by address: offsets count bytes; the span of {@code count}
+     * items must fit in the memory's byte size, and a null address is refused unless nothing
+     * moves. Whether the backend accepts the kind is its own decision (it refuses by name).
+     */
+    private static Buf resolveNative(String call, String arg, NativeMemory m, int offset, int count, TypeDesc type) {
+        MemoryKind memory = m.isDevice() ? MemoryKind.DEVICE : MemoryKind.HOST;
+        if (type.layout == Layout.OBJECT) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got "
+                    + memory.description + " (" + m + ")");
+        }
+        long size = m.byteSize();
+        if (size < 0) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is " + memory.description
+                    + " with a negative byte size " + size + " (" + m + ")");
+        }
+        if (offset > size) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
+                    + memory.description + " of " + size + " bytes (" + m + ")");
+        }
+        long need = spanBytes(count, type);
+        if (need > size - offset) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": count " + count + " of " + type.name + " needs " + need
+                    + " bytes of " + arg + " from offset " + offset + ", but " + memory.description + " of " + size
+                    + " bytes has " + (size - offset) + " (" + m + ")");
+        }
+        if (count > 0 && m.address() == 0) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is " + memory.description
+                    + " at address 0 (a null pointer) but count is " + count);
+        }
+        return new Buf(m, BaseKind.BYTE, offset, (int) Math.min(size - offset, Integer.MAX_VALUE));
     }
 
     private static Buf resolveBuffer(String call, String arg, Buffer b, int offset, int count,

@@ -175,6 +175,7 @@ final class Engine implements FrameSink {
     /** Starts sending {@code len} bytes of {@code buf} from byte {@code off}. */
     SendOp isend(int ctx, int dest, int tag, Buf buf, long off, long len, boolean sync) {
         checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
         SendOp op = new SendOp(dest, buf, off, len, sync);
         op.source = me;
         op.tag = tag;
@@ -241,6 +242,7 @@ final class Engine implements FrameSink {
     /** Posts a receive of up to {@code capacity} bytes into {@code buf} from byte {@code off}. */
     RecvOp irecv(int ctx, int source, int tag, Buf buf, long off, long capacity) {
         checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
         RecvOp op = new RecvOp(ctx, source, tag, buf, off, capacity);
         lock.lock();
         try {

@@ -1,73 +1,119 @@
 package io.github.mpi4j.runtime;
 
-import io.github.mpi4j.backend.mpi.MpiBackend;
-import io.github.mpi4j.fabric.FabricBackend;
-import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.BackendDecorator;
+import io.github.mpi4j.spi.BackendProvider;
 import io.github.mpi4j.spi.Mpi;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import mpi.MPIException;
 
 /**
- * Picks the backend at {@code MPI.Init}, in this order:
+ * Picks the backend at {@code MPI.Init} from the {@link BackendProvider}s listed in
+ * {@code META-INF/services/io.github.mpi4j.spi.BackendProvider} (today: mpi, then fabric), in
+ * this order:
  * <ol>
- *   <li>an explicit choice: {@code -Dmpi4j.backend=mpi|fabric} or {@code MPI4J_BACKEND};</li>
- *   <li>the system MPI, when an MPI launcher started this process ({@code OMPI_COMM_WORLD_*},
- *       {@code PMIX_RANK}, {@code PMI_RANK}, {@code MV2_COMM_WORLD_*}) and the MPI bridge loads;</li>
- *   <li>the fabric: our launcher, torchrun-style variables, SLURM, or a world of one process.</li>
+ *   <li>an explicit choice: {@code -Dmpi4j.backend=NAME} or {@code MPI4J_BACKEND=NAME};</li>
+ *   <li>the first provider that claims the process and is available (the system MPI, when an MPI
+ *       launcher started the process and the MPI bridge loads; the fabric, when mpi4jrun,
+ *       torchrun-style variables or SLURM started it); a claimant that is unavailable is passed
+ *       over with its reason, and if no later one claims the process, {@code MPI.Init} fails with
+ *       that reason;</li>
+ *   <li>the provider that runs unclaimed processes (the fabric): a world of one process.</li>
  * </ol>
- * The choice and its reason are available from {@code io.github.mpi4j.Mpi4j}.
+ * The chosen backend is then handed to each {@link BackendDecorator} on the list (none yet: the
+ * hook for GPU-aware layers). The choice and its reason are available from
+ * {@code io.github.mpi4j.Mpi4j}. Nothing here knows a concrete backend.
  */
 public final class BackendSelector {
     private BackendSelector() {
     }
 
-    private static final String[] MPI_LAUNCHER_VARS = {
-        "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK"
-    };
+    /** A decision: the provider, and the reason to give it (null: the provider words its own). */
+    public static final class Choice {
+        public final BackendProvider provider;
+        public final String reason;
+
+        Choice(BackendProvider provider, String reason) {
+            this.provider = provider;
+            this.reason = reason;
+        }
+    }
+
+    private static final class Lists {
+        static final List<BackendProvider> PROVIDERS = load(BackendProvider.class,
+                Comparator.comparingInt(BackendProvider::order));
+        static final List<BackendDecorator> DECORATORS = load(BackendDecorator.class,
+                Comparator.comparingInt(BackendDecorator::order));
+
+        private static <T> List<T> load(Class<T> type, Comparator<T> order) {
+            List<T> all = new ArrayList<>();
+            ServiceLoader.load(type, BackendSelector.class.getClassLoader()).forEach(all::add);
+            all.sort(order);
+            return List.copyOf(all);
+        }
+    }
+
+    /** The providers on the class path, in the order they are asked. */
+    public static List<BackendProvider> providers() {
+        return Lists.PROVIDERS;
+    }
 
     public static Backend select(int requiredThreadLevel) {
         return select(requiredThreadLevel, System.getenv());
     }
 
     public static Backend select(int requiredThreadLevel, Map<String, String> env) {
-        String explicit = System.getProperty("mpi4j.backend", env.get("MPI4J_BACKEND"));
+        Choice c = choose(providers(), System.getProperty("mpi4j.backend", env.get("MPI4J_BACKEND")), env);
+        Backend backend = c.provider.create(requiredThreadLevel, env, c.reason);
+        for (BackendDecorator d : Lists.DECORATORS) backend = d.decorate(backend);
+        return backend;
+    }
+
+    /**
+     * The decision alone, without starting anything.
+     *
+     * @param explicit the value of {@code mpi4j.backend}/{@code MPI4J_BACKEND}, or null
+     */
+    public static Choice choose(List<BackendProvider> providers, String explicit, Map<String, String> env) {
         if (explicit != null && !explicit.isBlank()) {
-            switch (explicit.trim().toLowerCase()) {
-                case "mpi":
-                    if (!Capabilities.mpiAvailable()) {
-                        throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: backend 'mpi' was requested ("
-                                + "mpi4j.backend/MPI4J_BACKEND) but the MPI bridge is unavailable: "
-                                + Capabilities.mpiDetail());
-                    }
-                    return MpiBackend.create(requiredThreadLevel, "requested by mpi4j.backend/MPI4J_BACKEND=mpi");
-                case "fabric":
-                    return FabricBackend.create(requiredThreadLevel, env, "requested by mpi4j.backend/MPI4J_BACKEND=fabric");
-                default:
-                    throw MPIException.of(Mpi.ERR_ARG, "MPI.Init: unknown backend '" + explicit
-                            + "' in mpi4j.backend/MPI4J_BACKEND (use mpi or fabric)");
+            String wanted = explicit.trim().toLowerCase();
+            for (BackendProvider p : providers) {
+                if (!p.name().equals(wanted)) continue;
+                String missing = p.unavailableReason();
+                if (missing != null) {
+                    throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: backend '" + p.name() + "' was requested ("
+                            + "mpi4j.backend/MPI4J_BACKEND) but " + p.requirement() + " is unavailable: " + missing);
+                }
+                return new Choice(p, "requested by mpi4j.backend/MPI4J_BACKEND=" + p.name());
+            }
+            List<String> names = new ArrayList<>();
+            for (BackendProvider p : providers) names.add(p.name());
+            throw MPIException.of(Mpi.ERR_ARG, "MPI.Init: unknown backend '" + explicit
+                    + "' in mpi4j.backend/MPI4J_BACKEND (use " + String.join(" or ", names) + ")");
+        }
+        String passedOver = null;
+        for (BackendProvider p : providers) {
+            String claim = p.claim(env);
+            if (claim == null) continue;
+            String missing = p.unavailableReason();
+            if (missing == null) return new Choice(p, passedOver);
+            if (passedOver == null) {
+                passedOver = claim + " but " + p.requirement() + " is unavailable (" + missing + ")";
             }
         }
-        String launcherVar = null;
-        for (String v : MPI_LAUNCHER_VARS) {
-            if (env.containsKey(v)) {
-                launcherVar = v;
-                break;
-            }
+        if (passedOver != null) {
+            // A silent world of one rank per process would be the worst outcome.
+            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: " + passedOver + "; fix that (docs/building.md), or "
+                    + "start the job with mpi4jrun");
         }
-        if (launcherVar != null) {
-            if (Capabilities.mpiAvailable()) {
-                return MpiBackend.create(requiredThreadLevel, "started by an MPI launcher (" + launcherVar
-                        + " is set) and the MPI bridge is available");
-            }
-            String why = "started by an MPI launcher (" + launcherVar + " is set) but the MPI bridge is unavailable ("
-                    + Capabilities.mpiDetail() + ")";
-            if (!FabricBackend.isLaunched(env)) {
-                throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: " + why + "; fix that (docs/building.md), or "
-                        + "start the job with mpi4jrun");
-            }
-            return FabricBackend.create(requiredThreadLevel, env, why);
+        for (BackendProvider p : providers) {
+            if (p.runsUnclaimedProcesses() && p.unavailableReason() == null) return new Choice(p, null);
         }
-        return FabricBackend.create(requiredThreadLevel, env, null);
+        throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init: no backend can run this process (providers: "
+                + providers.size() + "; is mpi4j's META-INF/services on the class path?)");
     }
 }

@@ -3,11 +3,15 @@ package io.github.mpi4j;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.mpi4j.testing.Jobs;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -18,6 +22,12 @@ import org.junit.jupiter.api.Test;
  * depends on it, except {@code mpi.MPIException}, the one exception every layer throws. Constants
  * the backends need come from {@code io.github.mpi4j.spi.Mpi}. The benchmark programs in
  * {@code io.github.mpi4j.bench} are users of the API, like the examples, and may use all of it.
+ *
+ * <p>Checked twice: on the sources (names in code), and on the built classes with {@code jdeps}
+ * (what the bytecode really uses, including what imports and inlined constants hide). The jdeps
+ * check also keeps the backend contract ({@code spi}) free of backends and start-up code, start-up
+ * ({@code runtime}) free of concrete backends (it finds them through providers), and the public
+ * memory types free of everything but the JDK.
  */
 class LayeringTest {
     private static final Pattern USE = Pattern.compile("(?<![\\w.])mpi\\.([A-Z]\\w*)");
@@ -43,5 +53,58 @@ class LayeringTest {
         }
         assertTrue(files > 50, "found the sources below the API (" + files + " files)");
         assertTrue(offences.isEmpty(), "classes below the public API use package mpi:\n" + String.join("\n", offences));
+    }
+
+    /** Each class-level dependency in target/classes, as "from -> to", from {@code jdeps -verbose:class}. */
+    private static List<String[]> classDependencies() {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in this JDK"));
+        Path classes = Path.of(Jobs.basedir(), "target", "classes");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = jdeps.run(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                "-verbose:class", classes.toString());
+        assertTrue(rc == 0, "jdeps failed (" + rc + "): " + err.toString(StandardCharsets.UTF_8));
+        List<String[]> deps = new ArrayList<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            // "   a.b.C     -> d.e.F     classes": lines that start with a blank are class edges.
+            String[] f = line.trim().split("\\s+");
+            if (line.startsWith(" ") && f.length >= 3 && f[1].equals("->")) deps.add(new String[] {f[0], f[2]});
+        }
+        return deps;
+    }
+
+    private static String packageOf(String className) {
+        int dot = className.lastIndexOf('.');
+        return dot < 0 ? "" : className.substring(0, dot);
+    }
+
+    private static boolean under(String className, String pkg) {
+        return packageOf(className).equals(pkg) || className.startsWith(pkg + ".");
+    }
+
+    @Test
+    void jdepsAgreesThatLayersPointOneWay() {
+        List<String[]> deps = classDependencies();
+        assertTrue(deps.size() > 1000, "jdeps listed the class dependencies (" + deps.size() + ")");
+        List<String> offences = new ArrayList<>();
+        String[] backends = {"io.github.mpi4j.backend", "io.github.mpi4j.fabric"};
+        for (String[] d : deps) {
+            String from = d[0], to = d[1], edge = from + " -> " + to;
+            boolean inApi = packageOf(from).equals("mpi") || under(from, "io.github.mpi4j.bench");
+            if (!inApi && packageOf(to).equals("mpi") && !to.equals("mpi.MPIException")) {
+                offences.add(edge + " (below the public API)");
+            }
+            if (under(from, "io.github.mpi4j.spi")) {
+                for (String b : backends) if (under(to, b)) offences.add(edge + " (the backend contract uses a backend)");
+                if (under(to, "io.github.mpi4j.runtime")) offences.add(edge + " (the backend contract uses start-up code)");
+            }
+            if (under(from, "io.github.mpi4j.runtime")) {
+                for (String b : backends) if (under(to, b)) offences.add(edge + " (start-up names a concrete backend)");
+            }
+            if (under(from, "io.github.mpi4j.memory") && !under(to, "io.github.mpi4j.memory") && !to.startsWith("java.")) {
+                offences.add(edge + " (the public memory types need only the JDK)");
+            }
+        }
+        assertTrue(offences.isEmpty(), "layering broken in the built classes:\n" + String.join("\n", offences));
     }
 }

@@ -1,14 +1,18 @@
 package io.github.mpi4j.backend.mpi;
 
 import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.MemoryRules;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.MemoryKind;
 import java.nio.ByteBuffer;
 
 /**
  * One buffer argument of a native call: (object, mode, byte offset). Arrays are either pinned by
  * the native call ({@link MpiNative#ARRAY}) or staged: copied into pooled native memory before
- * the call (send side) and back after it completes (receive side).
+ * the call (send side) and back after it completes (receive side). Direct buffers are passed as
+ * they are; host memory given by address goes by address ({@link MpiNative#RAW}); device memory
+ * is refused before any native call.
  */
 final class Arg {
     Object obj;
@@ -76,10 +80,13 @@ final class Arg {
             a.mode = MpiNative.NONE;
         } else if (b == Buf.IN_PLACE) {
             a.mode = MpiNative.IN_PLACE;
-        } else if (!b.isArray()) {
+        } else if (b.isDirect()) {
             a.obj = b.base;
             a.mode = MpiNative.DIRECT;
             a.off = b.byteOffset();
+        } else if (b.isNative()) {
+            a.mode = MpiNative.RAW;
+            a.off = hostAddress(b);
         } else if (!stage && b.kind != BaseKind.OBJECT) {
             a.obj = b.base;
             a.mode = MpiNative.ARRAY;
@@ -94,6 +101,18 @@ final class Arg {
             if (read && bytes > 0) BufAccess.get(b, 0, a.staging, 0, (int) bytes);
         }
         return a;
+    }
+
+    /**
+     * The address of host memory, passed to MPI as it is (zero copy). Device memory is refused:
+     * a system MPI may read it only when it is CUDA-aware, which this backend does not check yet.
+     */
+    private static long hostAddress(Buf b) {
+        if (b.memory == MemoryKind.DEVICE) {
+            throw MemoryRules.refuse(b, "the mpi backend", "device memory needs a CUDA-aware MPI, "
+                    + "which this mpi4j version does not use; use a host buffer or the fabric backend");
+        }
+        return b.address();
     }
 
     /** Copies a send buffer into staging again (persistent requests, before each start). */

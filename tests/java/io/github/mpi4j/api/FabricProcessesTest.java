@@ -62,6 +62,13 @@ class FabricProcessesTest {
         return tcp(CollectiveSuite.class, 3, 4);
     }
 
+    /** Host memory by address over shared memory (rings and slots) and over TCP (writes from the view). */
+    @TestFactory
+    Stream<DynamicNode> nativeMemory() {
+        return Stream.concat(Stream.concat(shm(NativeMemorySuite.class, 3), slots(NativeMemorySuite.class, 2)),
+                tcp(NativeMemorySuite.class, 3));
+    }
+
     @TestFactory
     Stream<DynamicNode> schedulesSharedMemoryAndTcp() {
         return Stream.concat(shm(ScheduleSuite.class, 3, 4), tcp(ScheduleSuite.class, 4));

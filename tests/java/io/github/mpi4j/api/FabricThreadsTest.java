@@ -48,6 +48,11 @@ class FabricThreadsTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> nativeMemory() {
+        return SuiteRunner.threads(NativeMemorySuite.class, 1, 2, 3, 4);
+    }
+
+    @TestFactory
     Stream<DynamicNode> errors() {
         return SuiteRunner.threads(ErrorSuite.class, 1, 2, 3);
     }

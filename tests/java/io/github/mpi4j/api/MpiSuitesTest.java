@@ -38,6 +38,11 @@ class MpiSuitesTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> nativeMemory() {
+        return run(NativeMemorySuite.class);
+    }
+
+    @TestFactory
     Stream<DynamicNode> errors() {
         return run(ErrorSuite.class);
     }
