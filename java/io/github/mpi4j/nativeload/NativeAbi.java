@@ -62,7 +62,8 @@ final class NativeAbi {
         return built == VERSION ? null : stale(where, "built for ABI " + built);
     }
 
-    private static String stale(String where, String what) {
+    /** The message for a library loaded from {@code where} that was built for other classes. */
+    static String stale(String where, String what) {
         return "stale native library " + where + ": " + what + ", this jar needs " + VERSION
                 + "; use the library built with this jar (drop the override to use the copy inside the jar)";
     }

@@ -97,11 +97,14 @@ public final class NativeLoader {
             }
             why.append("not in mpi4j.native.path (").append(p).append("); ");
         }
+        String onPath = file + " (java.library.path)";
         try {
             System.loadLibrary(name);
-            return checked(name, file + " (java.library.path)", "loaded " + file + " from java.library.path");
+            return checked(name, onPath, "loaded " + file + " from java.library.path");
         } catch (UnsatisfiedLinkError e) {
             why.append("not on java.library.path; ");
+        } catch (LinkageError e) {
+            return onLoadFailed(onPath, e);
         }
         String resource = "/META-INF/native/" + platform() + "/" + file;
         try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
@@ -133,8 +136,18 @@ public final class NativeLoader {
         } catch (UnsatisfiedLinkError e) {
             why.append("failed to load ").append(p).append(" (").append(source).append("): ").append(e.getMessage());
             return new Result(false, why.toString());
+        } catch (LinkageError e) {
+            return onLoadFailed(p + " (" + source + ")", e);
         }
         return checked(name, p + " (" + source + ")", "loaded " + p + " (" + source + ")");
+    }
+
+    /**
+     * A library whose JNI_OnLoad threw (a class, field or method it caches is not in these
+     * classes): built for other classes than these, so stale, and reported instead of thrown.
+     */
+    private static Result onLoadFailed(String where, LinkageError e) {
+        return new Result(false, NativeAbi.stale(where, "its JNI_OnLoad failed with " + e), true);
     }
 
     /** The result for a library just loaded from {@code where}: usable only if built for this jar's ABI. */
