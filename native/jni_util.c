@@ -2,38 +2,27 @@
 
 #include <stddef.h>
 
-jclass g_mpiException;
-jmethodID g_mpiExceptionInit;
-jfieldID g_statusSource, g_statusTag, g_statusError, g_statusCancelled, g_statusBytes;
+static jclass g_mpiException;
+static jmethodID g_mpiExceptionInit; /* (IILjava/lang/String;)V */
 
-static jclass global_class(JNIEnv *env, const char *name) {
-    jclass local = (*env)->FindClass(env, name);
-    if (local == NULL) return NULL;
-    jclass global = (jclass)(*env)->NewGlobalRef(env, local);
+int jni_util_on_load(JNIEnv *env) {
+    jclass local = (*env)->FindClass(env, "mpi/MPIException");
+    if (local == NULL) return -1;
+    g_mpiException = (jclass)(*env)->NewGlobalRef(env, local);
     (*env)->DeleteLocalRef(env, local);
-    return global;
-}
-
-int jni_util_init(JNIEnv *env) {
-    g_mpiException = global_class(env, "mpi/MPIException");
     if (g_mpiException == NULL) return -1;
     g_mpiExceptionInit = (*env)->GetMethodID(env, g_mpiException, "<init>", "(IILjava/lang/String;)V");
-    if (g_mpiExceptionInit == NULL) return -1;
-    jclass status = (*env)->FindClass(env, "io/github/mpi4j/spi/StatusData");
-    if (status == NULL) return -1;
-    g_statusSource = (*env)->GetFieldID(env, status, "source", "I");
-    g_statusTag = (*env)->GetFieldID(env, status, "tag", "I");
-    g_statusError = (*env)->GetFieldID(env, status, "error", "I");
-    g_statusCancelled = (*env)->GetFieldID(env, status, "cancelled", "Z");
-    g_statusBytes = (*env)->GetFieldID(env, status, "bytes", "J");
-    (*env)->DeleteLocalRef(env, status);
-    if (!g_statusSource || !g_statusTag || !g_statusError || !g_statusCancelled || !g_statusBytes) return -1;
+    if (g_mpiExceptionInit == NULL) {
+        jni_util_on_unload(env);
+        return -1;
+    }
     return 0;
 }
 
-void jni_util_unload(JNIEnv *env) {
+void jni_util_on_unload(JNIEnv *env) {
     if (g_mpiException != NULL) (*env)->DeleteGlobalRef(env, g_mpiException);
     g_mpiException = NULL;
+    g_mpiExceptionInit = NULL;
 }
 
 void throw_mpi(JNIEnv *env, int code, int klass, const char *message) {

@@ -1,4 +1,4 @@
-/* Small JNI utilities shared by mpi4j's native libraries: cached classes and field IDs,
+/* Small JNI utilities shared by mpi4j's native libraries: the MPIException class (cached),
  * one throw helper, and access to user buffers (arrays pinned, direct buffers by address). */
 #ifndef MPI4J_JNI_UTIL_H
 #define MPI4J_JNI_UTIL_H
@@ -17,13 +17,10 @@ typedef struct {
     void *ptr;     /* base + offset, or a marker for IN_PLACE / NULL */
 } ubuf;
 
-/* Cached at JNI_OnLoad. */
-extern jclass g_mpiException;
-extern jmethodID g_mpiExceptionInit; /* (IILjava/lang/String;)V */
-extern jfieldID g_statusSource, g_statusTag, g_statusError, g_statusCancelled, g_statusBytes;
-
-int jni_util_init(JNIEnv *env);
-void jni_util_unload(JNIEnv *env);
+/* Caches mpi.MPIException's class and constructor (JNI_OnLoad, first of all concerns); returns
+ * 0, or -1 with nothing held. */
+int jni_util_on_load(JNIEnv *env);
+void jni_util_on_unload(JNIEnv *env);
 
 /* Throws mpi.MPIException(code, klass, message); never call with an exception pending. */
 void throw_mpi(JNIEnv *env, int code, int klass, const char *message);

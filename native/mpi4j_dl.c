@@ -14,8 +14,16 @@
 #include <string.h>
 
 #include "io_github_mpi4j_nativeload_DynamicLinker.h"
+#include "mpi4j_abi.h"
 
 #define JNI_FN(name) Java_io_github_mpi4j_nativeload_DynamicLinker_##name
+
+/* The ABI version this library was built for; the loader calls it right after loading. */
+JNIEXPORT jint JNICALL Java_io_github_mpi4j_nativeload_NativeAbi_dynamicLinkerVersion0(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return MPI4J_ABI_VERSION;
+}
 
 /* Large enough for every implementation's MPI_MAX_LIBRARY_VERSION_STRING (MPICH: 8192). */
 #define VERSION_BUFFER 16384

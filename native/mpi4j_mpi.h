@@ -1,4 +1,5 @@
-/* Shared declarations of the MPI bridge (libmpi4j_mpi_ompi / libmpi4j_mpi_mpich). */
+/* Shared declarations of the MPI bridge (libmpi4j_mpi_ompi / libmpi4j_mpi_mpich): its concerns
+ * and what one concern offers the others. */
 #ifndef MPI4J_MPI_H
 #define MPI4J_MPI_H
 
@@ -54,21 +55,60 @@ static inline int tag_in(jint t) {
     return t == J_ANY_TAG ? MPI_ANY_TAG : (int)t;
 }
 
-/* The mpi.MPI error class of this MPI's error class klass (mpi4j_mpi_errors.c). */
+/* ---- the bridge's concerns ------------------------------------------------------------------
+ * One C file per concern. Each defines <name>_on_load (caches its class, method and field IDs
+ * and global refs; returns 0, or -1 on failure, undoing its own partial work) and
+ * <name>_on_unload (releases them). JNI_OnLoad (mpi4j_mpi.c) runs the on-loads in this order and,
+ * when one fails, the on-unloads of those before it in reverse; JNI_OnUnload runs them all in
+ * reverse. Adding a concern: its file (also listed in native/CMakeLists.txt) and its name here. */
+#define MPI4J_MPI_CONCERNS(X) \
+    X(jni_util)               \
+    X(init)                   \
+    X(errors)                 \
+    X(buffers)                \
+    X(handles)                \
+    X(ops)                    \
+    X(comm)                   \
+    X(p2p)                    \
+    X(coll)
+
+#define MPI4J_DECLARE_CONCERN(name)     \
+    int name##_on_load(JNIEnv *env);    \
+    void name##_on_unload(JNIEnv *env);
+MPI4J_MPI_CONCERNS(MPI4J_DECLARE_CONCERN)
+
+/* The JVM, for MPI's callbacks into Java (set by JNI_OnLoad before any concern loads). */
+extern JavaVM *g_vm;
+
+/* ---- errors (mpi4j_mpi_errors.c) ---- */
+
+/* The mpi.MPI error class of this MPI's error class klass. */
 int java_error_class(int klass);
 
 /* Throws the MPIException of return code rc (after any critical region is closed). Returns
  * nonzero when rc is an error. */
 int mpi_failed(JNIEnv *env, int rc, const char *call);
 
-/* Copies an MPI_Status into an io.github.mpi4j.spi.StatusData (status may be NULL). */
-void set_status(JNIEnv *env, jobject status, MPI_Status *s);
+/* ---- buffers (mpi4j_mpi_buffers.c) ---- */
 
 /* Resolve a buffer argument: ubuf_init plus the IN_PLACE / NULL markers. */
 void arg_buf(ubuf *b, jobject obj, jint mode, jlong off);
 
-/* Called from JNI_OnLoad / the user-op module. */
-extern JavaVM *g_vm;
-int user_ops_init(JNIEnv *env);
+/* ---- predefined handles (mpi4j_mpi_handles.c) ---- */
+
+/* The datatypes and ops mpi4j makes itself, right after MPI_Init and before MPI_Finalize.
+ * handles_create returns an MPI return code. */
+int handles_create(void);
+void handles_free(void);
+
+/* ---- ops (mpi4j_mpi_ops.c) ---- */
+
+/* mpi4j's own reduction ops: MINLOC and MAXLOC over (value, index) pairs of short, int64,
+ * float and double (OWN_OP_LOC + 2 * pair + 0 / 1), and SUMs that wrap like Java for int8, int16
+ * and uint16 (OWN_OP_WRAP_SUM + 0..2), whose MPI ops may saturate. */
+enum { OWN_OP_LOC = 0, OWN_OP_WRAP_SUM = 8, OWN_OPS = 11 };
+int own_ops_create(void); /* an MPI return code */
+void own_ops_free(void);
+MPI_Op own_op(int i);
 
 #endif

@@ -13,6 +13,15 @@ MPI4J_PIN(K_SCATTER, SCATTER);
 MPI4J_PIN(K_ALLGATHER, ALLGATHER);
 MPI4J_PIN(K_ALLTOALL, ALLTOALL);
 
+int coll_on_load(JNIEnv *env) {
+    (void)env; /* nothing cached */
+    return 0;
+}
+
+void coll_on_unload(JNIEnv *env) {
+    (void)env;
+}
+
 /* Ends a collective: returns the request of a non-blocking call, 0 otherwise. */
 static jlong finish(JNIEnv *env, int rc, MPI_Request r, const char *call) {
     if (mpi_failed(env, rc, call)) return 0;

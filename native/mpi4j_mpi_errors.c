@@ -1,7 +1,23 @@
-/* MPI error classes as Java sees them. mpi.MPI numbers the classes as Open MPI does; other
- * implementations number them differently (MPICH's MPI_ERR_TRUNCATE is 14, Open MPI's 15), so
- * every class leaving the bridge goes through this table, built from the family's own mpi.h. */
+/* MPI errors as Java sees them: the MPIException of a failed call, and error classes. mpi.MPI
+ * numbers the classes as Open MPI does; other implementations number them differently (MPICH's
+ * MPI_ERR_TRUNCATE is 14, Open MPI's 15), so every class leaving the bridge goes through this
+ * table, built from the family's own mpi.h. */
 #include "mpi4j_mpi.h"
+
+#include <stdio.h>
+
+#include "io_github_mpi4j_backend_mpi_MpiNative.h"
+
+#define JNI_FN(name) Java_io_github_mpi4j_backend_mpi_MpiNative_##name
+
+int errors_on_load(JNIEnv *env) {
+    (void)env; /* nothing cached: the MPIException class is jni_util's */
+    return 0;
+}
+
+void errors_on_unload(JNIEnv *env) {
+    (void)env;
+}
 
 #define J_ERR_OTHER 16 /* mpi.MPI.ERR_OTHER */
 
@@ -69,4 +85,32 @@ int java_error_class(int klass) {
              * implementation's extensions have no Java name. */
             return MPI4J_FAMILY_IS_OMPI ? klass : J_ERR_OTHER;
     }
+}
+
+int mpi_failed(JNIEnv *env, int rc, const char *call) {
+    if (rc == MPI_SUCCESS) return 0;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0, klass = MPI_ERR_UNKNOWN;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error code %d", rc);
+    MPI_Error_class(rc, &klass);
+    char msg[MPI_MAX_ERROR_STRING + 128];
+    snprintf(msg, sizeof msg, "%s: %s", call, text);
+    throw_mpi(env, rc, java_error_class(klass), msg);
+    return 1;
+}
+
+JNIEXPORT jstring JNICALL JNI_FN(errorString0)(JNIEnv *env, jclass cls, jint code) {
+    (void)cls;
+    char text[MPI_MAX_ERROR_STRING + 1];
+    int len = 0;
+    if (mpi_failed(env, MPI_Error_string((int)code, text, &len), "MPI_Error_string")) return NULL;
+    text[len] = '\0';
+    return (*env)->NewStringUTF(env, text);
+}
+
+JNIEXPORT jint JNICALL JNI_FN(errorClass0)(JNIEnv *env, jclass cls, jint code) {
+    (void)cls;
+    int klass = 0;
+    if (mpi_failed(env, MPI_Error_class((int)code, &klass), "MPI_Error_class")) return 0;
+    return java_error_class(klass);
 }

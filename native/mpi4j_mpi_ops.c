@@ -1,13 +1,81 @@
-/* User-defined reduction operations: MPI calls a C function with no user data, so each live
- * Java op gets one of a fixed pool of trampolines; the trampoline's slot number tells Java
- * which function to run. Slots are handed out and returned by MpiUserOps (Java), which frees
- * the MPI_Op with opFree0 when the op is freed. The Java side never lets an exception escape
- * into MPI. */
+/* Every reduction op the bridge makes.
+ *
+ * mpi4j's own ops, made at MPI_Init (handles_create) and freed before MPI_Finalize: MINLOC and
+ * MAXLOC over Java's pair types, which MPI lacks, and SUMs that wrap like Java where an MPI's own
+ * op may not.
+ *
+ * User-defined ops: MPI calls a C function with no user data, so each live Java op gets one of
+ * a fixed pool of trampolines; the trampoline's slot number tells Java which function to run.
+ * Slots are handed out and returned by MpiUserOps (Java), which frees the MPI_Op with opFree0
+ * when the op is freed. The Java side never lets an exception escape into MPI. */
 #include "mpi4j_mpi.h"
 
 #include "io_github_mpi4j_backend_mpi_MpiNative.h"
 
 #define JNI_FN(name) Java_io_github_mpi4j_backend_mpi_MpiNative_##name
+
+/* ---- mpi4j's own ops ------------------------------------------------------------------------ */
+
+/* MINLOC/MAXLOC over (value, index) pairs of one C type; ties take the smaller index. */
+#define LOC_OP(NAME, T, BETTER)                                                  \
+    static void NAME(void *in, void *inout, int *len, MPI_Datatype *dt) {        \
+        (void)dt;                                                                \
+        T *a = (T *)in, *b = (T *)inout;                                         \
+        for (int i = 0; i < *len; i++) {                                         \
+            T av = a[2 * i], bv = b[2 * i];                                      \
+            if (av BETTER bv) {                                                  \
+                b[2 * i] = av;                                                   \
+                b[2 * i + 1] = a[2 * i + 1];                                     \
+            } else if (av == bv && a[2 * i + 1] < b[2 * i + 1]) {                \
+                b[2 * i + 1] = a[2 * i + 1];                                     \
+            }                                                                    \
+        }                                                                        \
+    }
+LOC_OP(minloc_short, short, <)
+LOC_OP(maxloc_short, short, >)
+LOC_OP(minloc_long, int64_t, <)
+LOC_OP(maxloc_long, int64_t, >)
+LOC_OP(minloc_float, float, <)
+LOC_OP(maxloc_float, float, >)
+LOC_OP(minloc_double, double, <)
+LOC_OP(maxloc_double, double, >)
+
+/* Integer SUM with Java's wrap-around. Open MPI 4.1's AVX component saturates 8- and 16-bit
+ * sums instead; only those three types get our own op, everything else keeps MPI's (AVX) ones.
+ * Unsigned arithmetic: wrapping is defined, and the bits are the same for signed types. */
+#define WRAP_SUM(NAME, T)                                                        \
+    static void NAME(void *in, void *inout, int *len, MPI_Datatype *dt) {        \
+        (void)dt;                                                                \
+        const T *a = (const T *)in;                                              \
+        T *b = (T *)inout;                                                       \
+        for (int i = 0; i < *len; i++) b[i] = (T)(a[i] + b[i]);                  \
+    }
+WRAP_SUM(sum_wrap_8, uint8_t)
+WRAP_SUM(sum_wrap_16, uint16_t)
+
+static MPI_Op own_ops[OWN_OPS];
+
+int own_ops_create(void) {
+    MPI_User_function *fns[OWN_OPS] = {minloc_short, maxloc_short, minloc_long, maxloc_long,
+                                       minloc_float, maxloc_float, minloc_double, maxloc_double,
+                                       sum_wrap_8, sum_wrap_16, sum_wrap_16};
+    for (int i = 0; i < OWN_OPS; i++) {
+        int rc = MPI_Op_create(fns[i], 1, &own_ops[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+void own_ops_free(void) {
+    for (int i = 0; i < OWN_OPS; i++) MPI_Op_free(&own_ops[i]);
+}
+
+MPI_Op own_op(int i) {
+    return own_ops[i];
+}
+
+/* ---- user-defined ops ----------------------------------------------------------------------- */
+
 /* Live user ops at once: Java frees an op's slot once the op is freed and no operation uses it. */
 #define SLOTS 128
 _Static_assert(SLOTS == io_github_mpi4j_backend_mpi_MpiNative_USER_OP_SLOTS, "MpiNative.USER_OP_SLOTS differs");
@@ -15,14 +83,25 @@ _Static_assert(SLOTS == io_github_mpi4j_backend_mpi_MpiNative_USER_OP_SLOTS, "Mp
 static jclass g_userOps;
 static jmethodID g_userOpsCall; /* static void call(int, ByteBuffer, ByteBuffer, int, long) */
 
-int user_ops_init(JNIEnv *env) {
+int ops_on_load(JNIEnv *env) {
     jclass local = (*env)->FindClass(env, "io/github/mpi4j/backend/mpi/MpiUserOps");
     if (local == NULL) return -1;
     g_userOps = (jclass)(*env)->NewGlobalRef(env, local);
     (*env)->DeleteLocalRef(env, local);
+    if (g_userOps == NULL) return -1;
     g_userOpsCall = (*env)->GetStaticMethodID(env, g_userOps, "call",
                                               "(ILjava/nio/ByteBuffer;Ljava/nio/ByteBuffer;IJ)V");
-    return g_userOpsCall == NULL ? -1 : 0;
+    if (g_userOpsCall == NULL) {
+        ops_on_unload(env);
+        return -1;
+    }
+    return 0;
+}
+
+void ops_on_unload(JNIEnv *env) {
+    if (g_userOps != NULL) (*env)->DeleteGlobalRef(env, g_userOps);
+    g_userOps = NULL;
+    g_userOpsCall = NULL;
 }
 
 static void dispatch(int slot, void *in, void *inout, int *len, MPI_Datatype *dt) {

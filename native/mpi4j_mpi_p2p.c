@@ -1,4 +1,4 @@
-/* Point-to-point communication and request completion. */
+/* Point-to-point communication, request completion, and the statuses both report. */
 #include "mpi4j_mpi.h"
 
 #include <stdlib.h>
@@ -13,6 +13,41 @@ MPI4J_PIN(MODE_STANDARD, SEND_STANDARD);
 MPI4J_PIN(MODE_SYNCHRONOUS, SEND_SYNCHRONOUS);
 MPI4J_PIN(MODE_BUFFERED, SEND_BUFFERED);
 MPI4J_PIN(MODE_READY, SEND_READY);
+
+/* Fields of io.github.mpi4j.spi.StatusData. */
+static jfieldID g_statusSource, g_statusTag, g_statusError, g_statusCancelled, g_statusBytes;
+
+int p2p_on_load(JNIEnv *env) {
+    jclass status = (*env)->FindClass(env, "io/github/mpi4j/spi/StatusData");
+    if (status == NULL) return -1;
+    g_statusSource = (*env)->GetFieldID(env, status, "source", "I");
+    g_statusTag = (*env)->GetFieldID(env, status, "tag", "I");
+    g_statusError = (*env)->GetFieldID(env, status, "error", "I");
+    g_statusCancelled = (*env)->GetFieldID(env, status, "cancelled", "Z");
+    g_statusBytes = (*env)->GetFieldID(env, status, "bytes", "J");
+    (*env)->DeleteLocalRef(env, status);
+    if (!g_statusSource || !g_statusTag || !g_statusError || !g_statusCancelled || !g_statusBytes) return -1;
+    return 0;
+}
+
+void p2p_on_unload(JNIEnv *env) {
+    (void)env; /* field IDs need no release */
+}
+
+/* Copies an MPI_Status into a StatusData (status may be NULL). */
+static void set_status(JNIEnv *env, jobject status, MPI_Status *s) {
+    if (status == NULL) return;
+    int count = 0, cancelled = 0;
+    MPI_Get_count(s, MPI_BYTE, &count);
+    MPI_Test_cancelled(s, &cancelled);
+    int src = s->MPI_SOURCE, tag = s->MPI_TAG;
+    (*env)->SetIntField(env, status, g_statusSource,
+                        src == MPI_PROC_NULL ? J_PROC_NULL : src == MPI_ANY_SOURCE ? J_ANY_SOURCE : src);
+    (*env)->SetIntField(env, status, g_statusTag, tag == MPI_ANY_TAG ? J_ANY_TAG : tag);
+    (*env)->SetIntField(env, status, g_statusError, MPI_SUCCESS);
+    (*env)->SetBooleanField(env, status, g_statusCancelled, cancelled ? JNI_TRUE : JNI_FALSE);
+    (*env)->SetLongField(env, status, g_statusBytes, count == MPI_UNDEFINED ? 0 : (jlong)count);
+}
 
 JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                      jint count, jlong type, jint dest, jint tag, jint sendMode) {

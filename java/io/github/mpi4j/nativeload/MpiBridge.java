@@ -18,8 +18,9 @@ import java.util.Map;
  * ({@code OMPI_COMM_WORLD_*} for Open MPI; {@code PMI_RANK}, {@code HYDRA_*}, {@code I_MPI_*},
  * {@code MV2_*} for the MPICH family). It is opened with {@code RTLD_GLOBAL} (Open MPI's
  * plugins need that), its family is read from its symbols (Open MPI defines
- * {@code ompi_mpi_comm_world}), and then the matching bridge is loaded. Every step and reason
- * is kept for {@link Capabilities}.
+ * {@code ompi_mpi_comm_world}), and then the matching bridge is loaded; a bridge built for
+ * another ABI version than this jar's is refused ({@link NativeAbi}). Every step and reason is
+ * kept for {@link Capabilities}.
  */
 public final class MpiBridge {
     private MpiBridge() {
@@ -81,6 +82,10 @@ public final class MpiBridge {
             return new Outcome(false, null, null, "native code disabled by -Dmpi4j.native.disable=true");
         }
         if (!DynamicLinker.available()) {
+            if (NativeLoader.stale(DynamicLinker.LIBRARY)) {
+                return new Outcome(false, null, null, "the loader helper lib" + DynamicLinker.LIBRARY
+                        + ".so is not usable: " + NativeLoader.detail(DynamicLinker.LIBRARY));
+            }
             return new Outcome(false, null, null, "the loader helper lib" + DynamicLinker.LIBRARY
                     + ".so is missing (" + NativeLoader.detail(DynamicLinker.LIBRARY) + "); a jar built with "
                     + "-Dmpi4j.native.skip=true has no native code: use the release jar");
@@ -136,6 +141,10 @@ public final class MpiBridge {
         if (version != null) why.append(" (").append(firstLine(version)).append(")");
         why.append(" is ").append(family.description).append("; ");
         if (!NativeLoader.load(family.bridge)) {
+            if (NativeLoader.stale(family.bridge)) {
+                return new Outcome(false, family, library, why + "but the bridge for it is not usable: "
+                        + NativeLoader.detail(family.bridge));
+            }
             return new Outcome(false, family, library, why + "but the bridge for it, lib" + family.bridge
                     + ".so, is not usable: " + NativeLoader.detail(family.bridge) + ". This jar was built without "
                     + family.description + " headers: use the release jar (it carries both bridges), or rebuild "

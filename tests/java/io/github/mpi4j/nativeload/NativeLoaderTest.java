@@ -43,7 +43,7 @@ class NativeLoaderTest {
     }
 
     /** A fresh JVM; launcher variables of the test JVM itself are removed so only {@code env} counts. */
-    private static Jobs.Result java(Map<String, String> env, String... args) throws Exception {
+    static Jobs.Result java(Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xcheck:jni");
