@@ -181,6 +181,8 @@ public class NativeMemorySuite {
                 "device memory", "is not accepted by the");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.recv(d, 4, MPI.INT, prev(comm), 1),
                 "device memory", "is not accepted by the");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.sendRecv(new int[4], 4, MPI.INT, next(comm), 9, d, 4, MPI.INT,
+                prev(comm), 9), "device memory", "is not accepted by the");
         DeviceMemory e = DeviceMemory.of(0x20000, 64, 0);
         for (int n : new int[] {1, 16}) {
             Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(d, e, n, MPI.INT, MPI.SUM),
