@@ -108,11 +108,20 @@ final class Arg {
      * a system MPI may read it only when it is CUDA-aware, which this backend does not check yet.
      */
     private static long hostAddress(Buf b) {
-        if (b.memory == MemoryKind.DEVICE) {
-            throw MemoryRules.refuse(b, "the mpi backend", "device memory needs a CUDA-aware MPI, "
-                    + "which this mpi4j version does not use; use a host buffer or the fabric backend");
-        }
+        admit(b);
         return b.address();
+    }
+
+    /**
+     * Throws unless this backend accepts the memory kind of {@code b} (null and IN_PLACE pass).
+     * Calls with two buffers check both before building either argument, so a refusal leaves no
+     * staging memory behind.
+     */
+    static void admit(Buf b) {
+        if (b != null && b.memory == MemoryKind.DEVICE) {
+            throw MemoryRules.refuse(b, "the mpi backend", "device memory needs a CUDA-aware MPI, "
+                    + "which this mpi4j version does not use");
+        }
     }
 
     /** Copies a send buffer into staging again (persistent requests, before each start). */

@@ -222,6 +222,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
     @Override
     public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
                          int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
+        Arg.admit(sendBuf);
+        Arg.admit(recvBuf);
         Arg s = blocking(sendBuf, bytes(sendCount, sendType), true, false, false, 0);
         Arg r = blocking(recvBuf, bytes(recvCount, recvType), false, true, false, 1);
         long received = 0;
@@ -285,6 +287,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
             boolean user = userOp != null;
             // A reduction reads the receive buffer only when it is in place.
             boolean readRecv = s == Buf.IN_PLACE;
+            Arg.admit(s);
+            Arg.admit(r);
             Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, user, 0);
             Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
                     user, 1);

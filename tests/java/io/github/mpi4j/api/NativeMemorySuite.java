@@ -129,6 +129,24 @@ public class NativeMemorySuite {
                 if (me == root) Check.arrays(sum, t.ints(0, n), "reduce at " + root);
             }
         }
+        // A user op (array form) over host memory: max of |x| computed by the function.
+        mpi.Op absMax = new mpi.Op(new mpi.UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, mpi.Datatype type) {
+                int[] a = (int[]) in, b = (int[]) inOut;
+                for (int j = 0; j < count; j++) b[j] = Math.max(Math.abs(a[j]), Math.abs(b[j]));
+            }
+        }, true);
+        try (OffHeap s = new OffHeap(4L * n, (byte) 0); OffHeap r = new OffHeap(4L * n, (byte) 0)) {
+            for (int i = 0; i < n; i++) s.putInt(i, (i % 2 == 0 ? -1 : 1) * value(me, i));
+            comm.allReduce(s.memory(), r.memory(), n, MPI.INT, absMax);
+            int[] want = new int[n];
+            // One rank: MPI copies the input and never calls the function.
+            for (int i = 0; i < n; i++) want[i] = size == 1 ? (i % 2 == 0 ? -1 : 1) * value(0, i) : value(size - 1, i);
+            Check.arrays(want, r.ints(0, n), "allReduce with a user op");
+        } finally {
+            absMax.free();
+        }
         int k = 5;
         try (OffHeap s = new OffHeap(4L * k * size, (byte) 0); OffHeap r = new OffHeap(4L * k * size, (byte) 0)) {
             // Block j of rank me is value(me, j * k + i): rank me receives block me of every rank.
@@ -181,6 +199,8 @@ public class NativeMemorySuite {
                 "device memory", "is not accepted by the");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.recv(d, 4, MPI.INT, prev(comm), 1),
                 "device memory", "is not accepted by the");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.sendRecv(new int[4], 4, MPI.INT, next(comm), 9, d, 4, MPI.INT,
+                prev(comm), 9), "device memory", "is not accepted by the");
         DeviceMemory e = DeviceMemory.of(0x20000, 64, 0);
         for (int n : new int[] {1, 16}) {
             Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(d, e, n, MPI.INT, MPI.SUM),
