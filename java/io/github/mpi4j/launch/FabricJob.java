@@ -132,6 +132,9 @@ final class FabricJob {
         Process p = new ProcessBuilder(cmd).start();
         try (OutputStream in = p.getOutputStream()) {
             in.write((Secrets.hex(secret) + "\n").getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException agentGone) {
+            // The agent exited before reading the secret (unknown host, refused login): not a
+            // launcher failure. The start-up wait sees the exit and names the host and its output.
         }
         return p;
     }
