@@ -43,10 +43,12 @@ public interface CollChannel {
     int tag();
 
     /**
-     * Runs the rest of the (non-blocking) call in progress later, in call order, on a thread of
-     * the communicator; the request completes when it has run.
+     * Starts a recorded schedule as the rest of the non-blocking call in progress on this
+     * thread (whose tags it holds): it is advanced by the request's {@code test} and
+     * {@code waitFor} and by the fabric's progress thread, never blocking anyone else; the
+     * request completes when its last step has run.
      */
-    BackendRequest later(Runnable schedule);
+    BackendRequest start(Schedule schedule);
 
     /**
      * Copies {@code len} bytes between buffers as a step of the schedule. Schedules make every

@@ -30,16 +30,9 @@ final class CollContext {
      */
     private final Buf[] scratch = new Buf[2];
 
-    /**
-     * Whether this context runs the blocking collectives of its communicator (the caller's
-     * thread, one at a time): only those may use the shared-memory slots.
-     */
-    final boolean blocking;
-
-    CollContext(CollChannel ch, CostModel model, boolean blocking) {
+    CollContext(CollChannel ch, CostModel model) {
         this.ch = ch;
         this.model = model;
-        this.blocking = blocking;
     }
 
     int tag() {
@@ -64,14 +57,14 @@ final class CollContext {
     /** The context over a part of this channel's node layout (same cost model; tags given by the caller). */
     CollContext over(CollChannel part) {
         NodeLayout l = layout();
-        if (part == l.local) return localPart != null ? localPart : (localPart = new CollContext(part, model, false));
+        if (part == l.local) return localPart != null ? localPart : (localPart = new CollContext(part, model));
         if (part == l.leaders) {
-            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model, false));
+            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model));
         }
         if (part == l.peers) {
-            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model, false));
+            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model));
         }
-        return new CollContext(part, model, false);
+        return new CollContext(part, model);
     }
 
     // ---- helpers shared by the algorithms -------------------------------------------------

@@ -25,14 +25,17 @@ import mpi.MPIException;
  * keeps concurrent collectives and the leftovers of a failed one apart. The order and number of
  * tags each operation takes is part of the wire protocol: every rank takes the same.
  *
- * <p>Blocking operations run their schedule directly on the caller's thread. All byte offsets
- * are whole elements of the buffers' kinds.
+ * <p>Blocking operations run their algorithm directly on the caller's thread, on the
+ * communicator's channel. Non-blocking ones run the same algorithm on a {@link Recorder} at the
+ * call, and the recorded {@link Schedule} is advanced by progress. Only blocking calls may use
+ * the shared-memory slots (the recorder has none). All byte offsets are whole elements of the
+ * buffers' kinds.
  */
 public final class Collectives {
     private final CollContext main;
 
     public Collectives(CollChannel ch) {
-        this.main = new CollContext(ch, CostModel.fromSettings(), true);
+        this.main = new CollContext(ch, CostModel.fromSettings());
     }
 
     // =====================================================================================
@@ -119,7 +122,7 @@ public final class Collectives {
         CollChannel ch = c.ch;
         int n = ch.size();
         long len = bytes(count, type);
-        boolean inSlots = c.blocking && n > 1 && count > 0 && c.model.allReduceInSlots(len);
+        boolean inSlots = n > 1 && count > 0 && c.model.allReduceInSlots(len);
         SharedSlots slots = inSlots ? ch.sharedSlots() : null;
         if (slots != null && ShmAllReduce.applies(slots, type, op)) {
             // All ranks on one node with slots: reduce directly in shared memory.
@@ -476,11 +479,13 @@ public final class Collectives {
     }
 
     /**
-     * Runs a schedule later on the communicator's worker, as the rest of the call in progress
-     * (whose tags it takes). A context of its own: no shared-memory slots, its own temporaries.
+     * Records the algorithm now, on the caller's thread inside the call (so it takes the call's
+     * tags, in call order), and starts the recorded schedule. A context of its own: no
+     * shared-memory slots, its own temporaries.
      */
-    private BackendRequest start(Consumer<CollContext> schedule) {
-        CollContext c = new CollContext(main.ch, main.model, false);
-        return main.ch.later(() -> schedule.accept(c));
+    private BackendRequest start(Consumer<CollContext> algorithm) {
+        Recorder rec = new Recorder(main.ch);
+        algorithm.accept(new CollContext(rec, main.model));
+        return main.ch.start(rec.schedule);
     }
 }
