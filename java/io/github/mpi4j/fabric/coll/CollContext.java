@@ -58,11 +58,12 @@ final class CollContext {
     CollContext over(CollChannel part) {
         NodeLayout l = layout();
         if (part == l.local) return localPart != null ? localPart : (localPart = new CollContext(part, model));
+        // The leaders and the peers talk across nodes: network costs pick their algorithms.
         if (part == l.leaders) {
-            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model));
+            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model.acrossNodes()));
         }
         if (part == l.peers) {
-            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model));
+            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model.acrossNodes()));
         }
         return new CollContext(part, model);
     }
