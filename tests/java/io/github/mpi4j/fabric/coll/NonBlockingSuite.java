@@ -153,4 +153,107 @@ public class NonBlockingSuite {
         r.waitFor();
         Check.equal(size * (size + 1) / 2, sum[0], "iAllReduce after a refused cancel");
     }
+
+    // ---- every recorded schedule against references --------------------------------------
+
+    private static void set(String key, String value) {
+        if (value == null) System.clearProperty(key);
+        else System.setProperty(key, value);
+    }
+
+    /** A communicator whose schedules follow these settings (read when it is made; ranks that are threads share them). */
+    private static Intracomm with(Intracomm comm, String allreduce, String allgather, String segmentKb) {
+        set("mpi4j.allreduce", allreduce);
+        set("mpi4j.allgather", allgather);
+        set("mpi4j.coll.segment.kb", segmentKb);
+        comm.barrier();
+        Intracomm c = comm.dup();
+        comm.barrier();
+        set("mpi4j.allreduce", null);
+        set("mpi4j.allgather", null);
+        set("mpi4j.coll.segment.kb", null);
+        return c;
+    }
+
+    private static int value(int rank, int i) {
+        return (rank + 1) * 1000 + i * 7;
+    }
+
+    /**
+     * Every allreduce schedule forced, with tiny and default segments, run non-blocking (the
+     * node-aware ones too on pretended nodes), and the other rooted and vector collectives
+     * non-blocking, all checked against references from rank and size.
+     */
+    @RankTest(minSize = 1)
+    public void recordedSchedulesGiveTheReferences(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        for (String alg : new String[] {"recursive_doubling", "rabenseifner", "ring"}) {
+            for (String seg : new String[] {"0.02", null}) {
+                Intracomm c = with(comm, alg, null, seg);
+                for (int n : new int[] {0, 1, 13, 1009}) {
+                    int[] in = new int[n], out = new int[n], expected = new int[n];
+                    for (int i = 0; i < n; i++) in[i] = value(rank, i);
+                    for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[i] += value(r, i);
+                    c.iAllReduce(in, out, n, MPI.INT, MPI.SUM).waitFor();
+                    Check.arrays(expected, out, "iAllReduce " + alg + " segment=" + seg + " n=" + n);
+                }
+                c.free();
+            }
+        }
+        for (String ag : new String[] {"bruck", "ring"}) {
+            Intracomm c = with(comm, null, ag, null);
+            // allGatherv: rank r gives r+1 items
+            int[] counts = new int[size], displs = new int[size];
+            int total = 0;
+            for (int r = 0; r < size; r++) {
+                counts[r] = r + 1;
+                displs[r] = total;
+                total += r + 1;
+            }
+            int[] mine = new int[rank + 1], all = new int[total], expected = new int[total];
+            for (int i = 0; i <= rank; i++) mine[i] = value(rank, i);
+            for (int r = 0; r < size; r++) for (int i = 0; i <= r; i++) expected[displs[r] + i] = value(r, i);
+            Request q = c.iAllGatherv(mine, rank + 1, MPI.INT, all, counts, displs, MPI.INT);
+            q.waitFor();
+            Check.arrays(expected, all, "iAllGatherv " + ag);
+            c.free();
+        }
+        int root = size - 1, n = 17;
+        // iReduce (SUM) to the last rank
+        int[] in = new int[n], out = new int[n], expected = new int[n];
+        for (int i = 0; i < n; i++) in[i] = value(rank, i);
+        for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[i] += value(r, i);
+        comm.iReduce(in, rank == root ? out : null, n, MPI.INT, MPI.SUM, root).waitFor();
+        if (rank == root) Check.arrays(expected, out, "iReduce to rank " + root);
+        // iReduceScatter: block r has r+2 items
+        int[] rcounts = new int[size];
+        int total = 0;
+        for (int r = 0; r < size; r++) total += rcounts[r] = r + 2;
+        int[] vec = new int[total], block = new int[rank + 2], blockExpected = new int[rank + 2];
+        for (int i = 0; i < total; i++) vec[i] = value(rank, i);
+        int first = 0;
+        for (int r = 0; r < rank; r++) first += rcounts[r];
+        for (int r = 0; r < size; r++) for (int i = 0; i < rank + 2; i++) blockExpected[i] += value(r, first + i);
+        comm.iReduceScatter(vec, block, rcounts, MPI.INT, MPI.SUM).waitFor();
+        Check.arrays(blockExpected, block, "iReduceScatter");
+        // iExScan: the sum over ranks below
+        int[] ex = new int[n], exExpected = new int[n];
+        for (int r = 0; r < rank; r++) for (int i = 0; i < n; i++) exExpected[i] += value(r, i);
+        comm.iExScan(in, ex, n, MPI.INT, MPI.SUM).waitFor();
+        if (rank > 0) Check.arrays(exExpected, ex, "iExScan");
+        // iScatterv from the last rank: rank r gets r+1 items
+        int[] sc = new int[size], sd = new int[size];
+        int all = 0;
+        for (int r = 0; r < size; r++) {
+            sc[r] = r + 1;
+            sd[r] = all;
+            all += r + 1;
+        }
+        int[] src = new int[all];
+        for (int i = 0; i < all; i++) src[i] = 5 * i + 1;
+        int[] got = new int[rank + 1], gotExpected = new int[rank + 1];
+        for (int i = 0; i <= rank; i++) gotExpected[i] = 5 * (sd[rank] + i) + 1;
+        comm.iScatterv(rank == root ? src : null, sc, sd, MPI.INT, got, rank + 1, MPI.INT, root).waitFor();
+        Check.arrays(gotExpected, got, "iScatterv from rank " + root);
+    }
 }
