@@ -21,6 +21,8 @@ final class CollContext {
     private NodeLayout layout;
     /** Contexts over the parts of the node layout, made once (their temporaries are reused). */
     private CollContext localPart, leadersPart, peersPart;
+    /** The node-aware schedule's two levels over those parts, made once. */
+    private FabricTwoLevel twoLevel;
 
     /**
      * Reusable temporaries of the allreduce schedules: slot 0 holds the heap copy of a direct
@@ -66,6 +68,12 @@ final class CollContext {
             return peersPart != null ? peersPart : (peersPart = new CollContext(part, model.acrossNodes()));
         }
         return new CollContext(part, model);
+    }
+
+    /** The two levels of the node layout for the call with {@code tag}. */
+    TwoLevel twoLevel(int tag) {
+        if (twoLevel == null) twoLevel = new FabricTwoLevel(this);
+        return twoLevel.forTag(tag);
     }
 
     // ---- helpers shared by the algorithms -------------------------------------------------

@@ -153,7 +153,7 @@ public final class Collectives {
         }
         if (c.layout().hierarchical) {
             boolean large = c.model.allReduce(len, n, count) != CostModel.AllReduce.RECURSIVE_DOUBLING;
-            NodeAware.allReduce(new FabricTwoLevel(c, tag), r, count, type, op, large);
+            NodeAware.allReduce(c.twoLevel(tag), r, count, type, op, large);
         } else {
             flatAllReduce(c, r, count, type, op, tag);
         }

@@ -5,7 +5,8 @@ import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
 
 /**
- * {@link TwoLevel} on the fabric's channels of a {@link NodeLayout}, for one call (one tag):
+ * {@link TwoLevel} on the fabric's channels of a {@link NodeLayout}, for the call whose tag it
+ * was last given ({@link #forTag}; a blocking context reuses one instance, calls one at a time):
  * rings inside the node, binomial trees to and from its first rank, and across nodes the flat
  * allreduce that {@link Collectives} picks for the number of nodes. All parts use the call's
  * tag: the parts never share a pair of ranks in the same role, so messages cannot mix.
@@ -15,12 +16,20 @@ final class FabricTwoLevel implements TwoLevel {
     private final InterNode peers;
     private final InterNode leaders;
 
-    FabricTwoLevel(CollContext c, int tag) {
+    /** The tag of the call in progress. */
+    private int tag;
+
+    FabricTwoLevel(CollContext c) {
         NodeLayout l = c.layout();
-        CollContext localCtx = c.over(l.local);
-        this.local = new Local(localCtx, tag);
-        this.peers = l.peers == null ? null : new Across(c.over(l.peers), tag);
-        this.leaders = l.leaders == null ? null : new Across(c.over(l.leaders), tag);
+        this.local = new Local(c.over(l.local));
+        this.peers = l.peers == null ? null : new Across(c.over(l.peers));
+        this.leaders = l.leaders == null ? null : new Across(c.over(l.leaders));
+    }
+
+    /** This instance, for the call with {@code tag}. */
+    FabricTwoLevel forTag(int tag) {
+        this.tag = tag;
+        return this;
     }
 
     @Override
@@ -38,13 +47,11 @@ final class FabricTwoLevel implements TwoLevel {
         return leaders;
     }
 
-    private static final class Local implements IntraNode {
+    private final class Local implements IntraNode {
         private final CollContext c;
-        private final int tag;
 
-        Local(CollContext c, int tag) {
+        Local(CollContext c) {
             this.c = c;
-            this.tag = tag;
         }
 
         @Override
@@ -87,13 +94,11 @@ final class FabricTwoLevel implements TwoLevel {
         }
     }
 
-    private static final class Across implements InterNode {
+    private final class Across implements InterNode {
         private final CollContext c;
-        private final int tag;
 
-        Across(CollContext c, int tag) {
+        Across(CollContext c) {
             this.c = c;
-            this.tag = tag;
         }
 
         @Override
