@@ -1,5 +1,7 @@
 package io.github.mpi4j.fabric;
 
+import io.github.mpi4j.fabric.coll.ProgressThread;
+import io.github.mpi4j.fabric.coll.Schedule;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
@@ -11,10 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import mpi.MPIException;
 
 /**
@@ -26,8 +25,10 @@ import mpi.MPIException;
  * only, since the API opens the call before checking ({@code BackendComm.beginCollective}).
  * The messages of call {@code s} carry tags of its own block, {@code (s mod SEQ_MOD) * STEPS +
  * step}, so a message of one call can never be matched by another, whatever happened to the
- * calls before it. Non-blocking calls take their number when called and run later on the
- * communicator's worker thread.
+ * calls before it. Non-blocking calls take their number when called: their algorithm is recorded
+ * then, on the caller's thread, and the recorded schedule ({@code coll.Schedule}) is advanced
+ * later by the request's test and wait and by the process's progress thread
+ * ({@code coll.ProgressThread}), never on a thread that blocks.
  *
  * <p><b>Failure.</b> A rank whose part of a call fails (arguments only it can see are wrong, an
  * error inside the schedule, a deadline) sends a notice — the call's number and the reason —
@@ -51,7 +52,7 @@ final class CollSequencer {
     /** Calls after a failure during which messages of finished calls are looked for. */
     private static final int STRAY_WATCH = 1024;
 
-    /** The call in progress on this thread (blocking calls, and non-blocking ones on the worker). */
+    /** The call in progress on this thread (blocking calls, and non-blocking ones while a thread advances them). */
     private static final ThreadLocal<Run> CURRENT = new ThreadLocal<>();
 
     private final FabricComm comm;
@@ -68,7 +69,6 @@ final class CollSequencer {
     /** Calls left during which to look for strays: messages sent for failed calls. */
     private int strayWatch;
     private final Object drainLock = new Object();
-    private ExecutorService worker;
 
     /** One collective call at this rank. */
     final class Run {
@@ -78,7 +78,7 @@ final class CollSequencer {
         final Run outer;
         int steps;
         int depth = 1;
-        /** The schedule runs on to the worker (non-blocking call). */
+        /** The call goes on after it returns (non-blocking): its operations are then tracked under the lock of this run. */
         boolean async;
         boolean failed;
         /** Why the call failed elsewhere, once a notice said so. */
@@ -165,7 +165,14 @@ final class CollSequencer {
     /** Remembers an operation of the call in progress, to give it up if the call fails. */
     void track(Engine.Op op) {
         Run r = current();
-        if (r != null && !op.done) r.ops.add(op);
+        if (r == null || op.done) return;
+        if (r.async) {
+            synchronized (r) {
+                r.ops.add(op);
+            }
+        } else {
+            r.ops.add(op);
+        }
     }
 
     private void finish(Run r) {
@@ -244,8 +251,12 @@ final class CollSequencer {
             if (r.failed) return;
             r.failed = true;
         }
-        for (Engine.Op op : r.ops) engine.abandon(op);
-        r.ops.clear();
+        Engine.Op[] ops;
+        synchronized (r) {
+            ops = r.ops.toArray(new Engine.Op[0]);
+            r.ops.clear();
+        }
+        for (Engine.Op op : ops) engine.abandon(op);
         if (r.notice == null) tellPeers(r, failure);
     }
 
@@ -296,90 +307,186 @@ final class CollSequencer {
     }
 
     // =====================================================================================
-    // Non-blocking calls: the rest of the call runs on the worker, in call order
+    // Non-blocking calls: a recorded schedule, advanced by progress
     // =====================================================================================
 
-    /** Runs the rest of the call in progress later, on the worker; the request completes with it. */
-    BackendRequest later(Runnable schedule) {
+    /**
+     * Starts {@code schedule}, recorded for the call in progress on this thread, as the rest of
+     * that call: it runs as far as it can now, then the request's test and wait and the
+     * progress thread advance it. A schedule that completes at once leaves the call to finish as
+     * a blocking one does.
+     */
+    BackendRequest start(Schedule schedule) {
         Run r = current();
         if (r == null) throw new IllegalStateException("non-blocking collective outside a collective call");
+        engine.poke();
+        if (schedule.advance(false)) return DONE;
         r.async = true;
-        Future<?> f = worker().submit(() -> {
-            CURRENT.set(r);
-            Throwable failure = null;
-            try {
-                schedule.run();
-            } catch (RuntimeException | Error e) {
-                failure = e;
-                throw e;
-            } finally {
-                if (failure != null) fail(r, failure);
-                CURRENT.remove();
-                finish(r);
-            }
-        });
-        return new BackendRequest() {
-            private boolean finished;
-
-            @Override
-            public void waitFor(StatusData status) {
-                if (finished) return;
-                try {
-                    f.get(365, TimeUnit.DAYS);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    finished = true;
-                    Throwable c = e.getCause();
-                    if (c instanceof RuntimeException) throw (RuntimeException) c;
-                    throw new MPIException(c);
-                } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
-                    throw new MPIException(e);
-                }
-                finished = true;
-                if (status != null) status.set(Mpi.ANY_SOURCE, Mpi.ANY_TAG, 0, false, 0);
-            }
-
-            @Override
-            public boolean test(StatusData status) {
-                if (!finished && !f.isDone()) return false;
-                waitFor(status);
-                return true;
-            }
-
-            @Override
-            public void cancel() {
-            }
-
-            @Override
-            public void free() {
-            }
-        };
-    }
-
-    private synchronized ExecutorService worker() {
-        if (worker == null) {
-            worker = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "mpi4j-collectives");
-                t.setDaemon(true);
-                return t;
-            });
+        synchronized (this) {
+            pending++;
         }
-        return worker;
+        NonBlocking req = new NonBlocking(r, schedule);
+        ProgressThread.add(req);
+        return req;
     }
+
+    /** Non-blocking calls started and not finished. */
+    private int pending;
+    /** What {@link #shutdown} left to do once they have. */
+    private Runnable releaseWhenIdle;
+
+    /** A request of a non-blocking collective call whose schedule runs elsewhere. */
+    private final class NonBlocking implements BackendRequest, ProgressThread.Task {
+        private final Run run;
+        private final Schedule schedule;
+        /** Held by whoever advances the schedule; the progress thread only tries it. */
+        private final ReentrantLock lock = new ReentrantLock();
+        private volatile boolean finished;
+        /** Why the call failed here; thrown once, by the first test or wait to see it. */
+        private RuntimeException failure;
+        private boolean reported;
+        /** Unsuccessful attempts, to look for failure notices every few. */
+        private int attempts;
+
+        NonBlocking(Run run, Schedule schedule) {
+            this.run = run;
+            this.schedule = schedule;
+        }
+
+        @Override
+        public boolean tryAdvance() {
+            if (finished) return true;
+            if (!lock.tryLock()) return false;
+            try {
+                advance(false);
+            } finally {
+                lock.unlock();
+            }
+            return finished;
+        }
+
+        /** Advances the schedule as the call's thread would (its operations tracked, its notices read). Under the lock. */
+        private void advance(boolean block) {
+            if (finished) return;
+            Run outer = CURRENT.get();
+            CURRENT.set(run);
+            try {
+                if (!block) {
+                    engine.poke();
+                    engine.checkFailure();
+                }
+                if (schedule.advance(block)) {
+                    end(null);
+                } else if ((++attempts & 0xf) == 0 && failedElsewhere(run)) {
+                    Notice n = run.notice;
+                    throw MPIException.of(Mpi.ERR_OTHER, run.call + ": rank " + n.rank + " failed its part of this"
+                            + " collective (call #" + run.seq + " on " + comm + "), so it cannot complete here: "
+                            + n.reason);
+                }
+            } catch (RuntimeException | Error e) {
+                end(e);
+            } finally {
+                restore(outer);
+            }
+        }
+
+        private void end(Throwable e) {
+            if (e != null) {
+                failure = e instanceof RuntimeException ? (RuntimeException) e : new MPIException(e);
+                fail(run, e);
+            }
+            finish(run);
+            finished = true;
+            Runnable release = null;
+            synchronized (CollSequencer.this) {
+                if (--pending == 0) {
+                    release = releaseWhenIdle;
+                    releaseWhenIdle = null;
+                }
+            }
+            if (release != null) release.run();
+        }
+
+        @Override
+        public void waitFor(StatusData status) {
+            if (!finished) {
+                lock.lock();
+                try {
+                    advance(true);
+                } finally {
+                    lock.unlock();
+                }
+            }
+            complete(status);
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            if (!finished && !tryAdvance()) return false;
+            complete(status);
+            return true;
+        }
+
+        private void complete(StatusData status) {
+            synchronized (this) {
+                if (failure != null && !reported) {
+                    reported = true;
+                    throw failure;
+                }
+            }
+            if (status != null) status.set(Mpi.ANY_SOURCE, Mpi.ANY_TAG, 0, false, 0);
+        }
+
+        @Override
+        public void cancel() {
+            throw MPIException.of(Mpi.ERR_REQUEST, run.call + ": a non-blocking collective cannot be cancelled"
+                    + " (MPI_Cancel of a non-blocking collective request is erroneous); wait for it instead");
+        }
+
+        @Override
+        public void free() {
+            // The call goes on to completion (the progress thread keeps advancing it).
+        }
+    }
+
+    /** The request of a non-blocking call that completed when started. */
+    private static final BackendRequest DONE = new BackendRequest() {
+        @Override
+        public void waitFor(StatusData status) {
+            if (status != null) status.set(Mpi.ANY_SOURCE, Mpi.ANY_TAG, 0, false, 0);
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            waitFor(status);
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+            throw MPIException.of(Mpi.ERR_REQUEST, "a non-blocking collective cannot be cancelled"
+                    + " (MPI_Cancel of a non-blocking collective request is erroneous)");
+        }
+
+        @Override
+        public void free() {
+        }
+    };
 
     /**
      * The communicator is freed: non-blocking calls already made still complete (MPI says they
-     * do), then {@code release} runs and the worker ends; notices are dropped.
+     * do), then {@code release} runs; notices are dropped.
      */
-    synchronized void shutdown(Runnable release) {
-        if (worker != null) {
-            worker.submit(release);
-            worker.shutdown();
-            worker = null;
-        } else {
-            release.run();
+    void shutdown(Runnable release) {
+        synchronized (this) {
+            notices.clear();
+            finishedAbove.clear();
+            strayWatch = 0;
+            if (pending > 0) {
+                releaseWhenIdle = release;
+                return;
+            }
         }
-        notices.clear();
-        finishedAbove.clear();
-        strayWatch = 0;
+        release.run();
     }
 }

@@ -3,6 +3,7 @@ package io.github.mpi4j.fabric;
 import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.buffer.Buffers;
 import io.github.mpi4j.fabric.coll.CollChannel;
+import io.github.mpi4j.fabric.coll.Schedule;
 import io.github.mpi4j.fabric.coll.Collectives;
 import io.github.mpi4j.fabric.coll.SharedSlots;
 import io.github.mpi4j.spi.BackendComm;
@@ -97,8 +98,8 @@ final class FabricComm implements BackendComm, CollChannel {
     }
 
     @Override
-    public BackendRequest later(Runnable schedule) {
-        return calls.later(schedule);
+    public BackendRequest start(Schedule schedule) {
+        return calls.start(schedule);
     }
 
     /** This communicator's rank of world rank {@code worldRank}, or -1. */

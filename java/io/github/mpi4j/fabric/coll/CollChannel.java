@@ -1,7 +1,11 @@
 package io.github.mpi4j.fabric.coll;
 
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.Reductions;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.TypeDesc;
 
 /**
  * What the collective schedules need from the fabric, for one communicator: reliable, ordered
@@ -39,10 +43,26 @@ public interface CollChannel {
     int tag();
 
     /**
-     * Runs the rest of the (non-blocking) call in progress later, in call order, on a thread of
-     * the communicator; the request completes when it has run.
+     * Starts a recorded schedule as the rest of the non-blocking call in progress on this
+     * thread (whose tags it holds): it is advanced by the request's {@code test} and
+     * {@code waitFor} and by the fabric's progress thread, never blocking anyone else; the
+     * request completes when its last step has run.
      */
-    BackendRequest later(Runnable schedule);
+    BackendRequest start(Schedule schedule);
+
+    /**
+     * Copies {@code len} bytes between buffers as a step of the schedule. Schedules make every
+     * local data movement through here (and {@link #reduce}) rather than directly, so that a
+     * recorded schedule ({@link Recorder}) performs it in order with its messages.
+     */
+    default void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
+        if (len > 0) BufAccess.copy(src, srcOff, dst, dstOff, len);
+    }
+
+    /** Combines {@code items} of {@code in} into {@code inout} ("in op inout"), as a step of the schedule. */
+    default void reduce(OpDesc op, TypeDesc t, Buf in, long inOff, Buf inout, long inoutOff, long items) {
+        if (items > 0) Reductions.reduce(op, t, in, inOff, inout, inoutOff, (int) items);
+    }
 
     default void send(int peer, int tag, Buf buf, long off, long len) {
         waitAll(isend(peer, tag, buf, off, len));

@@ -14,7 +14,12 @@ import mpi.MPIException;
  *       latency, but works on any p without the excess-rank step and pipelines well.</li>
  * </ul>
  * alpha and beta default to values measured on shared memory here and can be overridden
- * ({@code MPI4J_COLL_ALPHA_US}, {@code MPI4J_COLL_BETA_NS_PER_KB}); an algorithm can be forced
+ * ({@code MPI4J_COLL_ALPHA_US}, {@code MPI4J_COLL_BETA_NS_PER_KB}). The steps of node-aware
+ * schedules that cross nodes (among the nodes' first ranks, or among the ranks with the same
+ * local index) travel over TCP, and are priced with network constants instead
+ * ({@link #acrossNodes}: {@code MPI4J_COLL_NET_ALPHA_US}, default 25 µs, and
+ * {@code MPI4J_COLL_NET_BETA_NS_PER_KB}, default 1000 ns/KiB, about 1 GB/s: a 10 GbE link or
+ * loopback TCP, not shared memory). An algorithm can be forced
  * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring}, {@code MPI4J_BCAST=binomial|
  * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
  *
@@ -44,6 +49,8 @@ public final class CostModel {
     private final Boolean forcedSlots;
     private final Boolean forcedBcastLarge;
     private final Boolean forcedAllGather;
+    /** The same model with network constants, for steps across nodes (itself for that model). */
+    private CostModel acrossNodes;
 
     CostModel(double alpha, double beta, double gamma, long segmentBytes, long shmMinBytes, AllReduce forcedAllReduce,
               Boolean forcedSlots, Boolean forcedBcastLarge, Boolean forcedAllGather) {
@@ -56,6 +63,15 @@ public final class CostModel {
         this.forcedSlots = forcedSlots;
         this.forcedBcastLarge = forcedBcastLarge;
         this.forcedAllGather = forcedAllGather;
+        this.acrossNodes = this;
+    }
+
+    /**
+     * The model for the steps of a node-aware schedule that cross nodes: the same settings,
+     * with the network's alpha and beta.
+     */
+    CostModel acrossNodes() {
+        return acrossNodes;
     }
 
     static CostModel fromSettings() {
@@ -71,8 +87,14 @@ public final class CostModel {
         Boolean large = bc == null ? null : bc.equals("scatter_allgather");
         String ag = choice("MPI4J_ALLGATHER", "bruck", "ring");
         Boolean bruck = ag == null ? null : ag.equals("bruck");
-        return new CostModel(alpha, beta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
-                ar == null ? null : slots, large, bruck);
+        double netAlpha = setting("MPI4J_COLL_NET_ALPHA_US", 25.0) * 1e-6;
+        double netBeta = setting("MPI4J_COLL_NET_BETA_NS_PER_KB", 1000.0) * 1e-9 / 1024;
+        Boolean forcedSlots = ar == null ? null : slots;
+        CostModel m = new CostModel(alpha, beta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced, forcedSlots,
+                large, bruck);
+        m.acrossNodes = new CostModel(netAlpha, netBeta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
+                forcedSlots, large, bruck);
+        return m;
     }
 
     private static String text(String name) {

@@ -1,6 +1,8 @@
 package io.github.mpi4j.fabric.coll;
 
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.TypeDesc;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -110,8 +112,18 @@ final class NodeLayout {
         }
 
         @Override
-        public io.github.mpi4j.spi.BackendRequest later(Runnable schedule) {
-            return parent.later(schedule);
+        public void copy(Buf src, long srcOff, Buf dst, long dstOff, long len) {
+            parent.copy(src, srcOff, dst, dstOff, len);
+        }
+
+        @Override
+        public void reduce(OpDesc op, TypeDesc t, Buf in, long inOff, Buf inout, long inoutOff, long items) {
+            parent.reduce(op, t, in, inOff, inout, inoutOff, items);
+        }
+
+        @Override
+        public io.github.mpi4j.spi.BackendRequest start(Schedule schedule) {
+            return parent.start(schedule);
         }
 
         @Override

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * chunk may be shorter): a chunk of 128 KiB per member keeps what a member copies and reduces
  * in its caches between the steps, which measured faster than whole 4 MiB slots (16 MiB of
  * doubles on 2 cores: 1.8 ms instead of 2.6 ms at 2 ranks) with still few barriers per byte.
- * Each chunk of k items is cut into L nearly equal parts ({@link Collectives#chunks}: part i
+ * Each chunk of k items is cut into L nearly equal parts ({@link CollContext#chunks}: part i
  * has floor(k/L) or floor(k/L)+1 items, some empty when k &lt; L); member i owns part i.
  * For every chunk, at byte offset b = first item * extent of the user's buffers:
  * <ol>
@@ -79,19 +79,19 @@ final class ShmAllReduce {
         long ext = type.extent;
         int perChunk = (int) (Math.min(slots.bytes(), n * PART_BYTES) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
-        Buf acc = Collectives.temp(type, widest * ext);
-        Buf peer = Collectives.temp(type, widest * ext);
+        Buf acc = CollContext.temp(type, widest * ext);
+        Buf peer = CollContext.temp(type, widest * ext);
         ByteBuffer mine = slots.of(me);
         for (long first = 0; first < count; first += perChunk) {
             int items = (int) Math.min(perChunk, count - first);
             long base = first * ext;
-            long[] at = Collectives.chunks(items, n);
+            long[] at = CollContext.chunks(items, n);
             int off = (int) (at[me] * ext);
             int part = (int) (at[me + 1] - at[me]);
             int len = (int) (part * ext);
 
             BufAccess.get(src, base, mine, 0, (int) (items * ext));
-            Collectives.barrier(ch, tag);
+            Barrier.run(ch, tag);
 
             if (part > 0) {
                 BufAccess.put(slots.of((me + 1) % n), off, acc, 0, len);
@@ -107,13 +107,13 @@ final class ShmAllReduce {
                 }
                 BufAccess.get(acc, 0, mine, off, len);
             }
-            Collectives.barrier(ch, tag);
+            Barrier.run(ch, tag);
 
             for (int j = 0; j < n; j++) {
                 int from = (int) (at[j] * ext), bytes = (int) ((at[j + 1] - at[j]) * ext);
                 if (bytes > 0) BufAccess.put(slots.of(j), from, r, base + from, bytes);
             }
-            Collectives.barrier(ch, tag);
+            Barrier.run(ch, tag);
         }
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** Collective settings: a malformed one is an error naming it, never silently the default. */
 class CostModelSettingsTest {
     private static final String[] KEYS = {"mpi4j.allreduce", "mpi4j.bcast", "mpi4j.allgather",
-        "mpi4j.coll.segment.kb", "mpi4j.coll.alpha.us"};
+        "mpi4j.coll.segment.kb", "mpi4j.coll.alpha.us", "mpi4j.coll.net.alpha.us", "mpi4j.coll.net.beta.ns.per.kb"};
 
     @AfterEach
     void clear() {
@@ -33,6 +33,27 @@ class CostModelSettingsTest {
         refused("mpi4j.allgather", "ringg");
         refused("mpi4j.coll.segment.kb", "64k");
         refused("mpi4j.coll.alpha.us", "-1");
+        refused("mpi4j.coll.net.alpha.us", "fast");
+    }
+
+    /** Steps across nodes are priced with network constants, not shared-memory ones. */
+    @Test
+    void stepsAcrossNodesUseNetworkCosts() {
+        CostModel m = CostModel.fromSettings();
+        CostModel net = m.acrossNodes();
+        assertEquals(2e-6, m.alpha, 1e-12);
+        assertEquals(25e-6, net.alpha, 1e-12);
+        assertEquals(1000e-9 / 1024, net.beta, 1e-15);
+        assertEquals(m.gamma, net.gamma, 0);
+        // 32 KiB over 8 ranks: with shared-memory latencies Rabenseifner's extra messages pay,
+        // with 25 us per message recursive doubling's fewer ones win.
+        assertEquals(CostModel.AllReduce.RABENSEIFNER, m.allReduce(1 << 15, 8, 1 << 13));
+        assertEquals(CostModel.AllReduce.RECURSIVE_DOUBLING, net.allReduce(1 << 15, 8, 1 << 13));
+        System.setProperty("mpi4j.coll.net.alpha.us", "3");
+        System.setProperty("mpi4j.coll.net.beta.ns.per.kb", "2048");
+        net = CostModel.fromSettings().acrossNodes();
+        assertEquals(3e-6, net.alpha, 1e-12);
+        assertEquals(2048e-9 / 1024, net.beta, 1e-15);
     }
 
     @Test

@@ -1,0 +1,105 @@
+package io.github.mpi4j.fabric.coll;
+
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.TypeDesc;
+
+/**
+ * What an algorithm runs with: the channel it talks on, the cost model's constants it needs
+ * (segment size), reusable temporaries, and the parts of the node layout. Algorithms are static
+ * methods over a context; {@link Collectives} picks them.
+ *
+ * <p>One context serves the blocking collectives of a communicator (one at a time on the
+ * caller's thread, so temporaries can be reused); every non-blocking call gets a fresh one over
+ * its {@link Recorder}, so nothing is shared between calls in flight.
+ */
+final class CollContext {
+    final CollChannel ch;
+    final CostModel model;
+    /** Node layout of the channel, worked out at the first node-aware schedule. */
+    private NodeLayout layout;
+    /** Contexts over the parts of the node layout, made once (their temporaries are reused). */
+    private CollContext localPart, leadersPart, peersPart;
+    /** The node-aware schedule's two levels over those parts, made once. */
+    private FabricTwoLevel twoLevel;
+
+    /**
+     * Reusable temporaries of the allreduce schedules: slot 0 holds the heap copy of a direct
+     * buffer, slot 1 the schedule's receive area. Zeroing and collecting a fresh 16 MiB array
+     * per call cost as much as moving the data. Every schedule writes a region of its
+     * temporary before reading it.
+     */
+    private final Buf[] scratch = new Buf[2];
+
+    CollContext(CollChannel ch, CostModel model) {
+        this.ch = ch;
+        this.model = model;
+    }
+
+    int tag() {
+        return ch.tag();
+    }
+
+    Buf scratch(int slot, TypeDesc t, long bytes) {
+        Buf b = scratch[slot];
+        if (b == null || b.kind != tempKind(t) || b.byteLength() < bytes) {
+            b = temp(t, bytes);
+            scratch[slot] = b;
+        }
+        return b;
+    }
+
+    NodeLayout layout() {
+        NodeLayout l = layout;
+        if (l == null) layout = l = NodeLayout.of(ch);
+        return l;
+    }
+
+    /** The context over a part of this channel's node layout (same cost model; tags given by the caller). */
+    CollContext over(CollChannel part) {
+        NodeLayout l = layout();
+        if (part == l.local) return localPart != null ? localPart : (localPart = new CollContext(part, model));
+        // The leaders and the peers talk across nodes: network costs pick their algorithms.
+        if (part == l.leaders) {
+            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model.acrossNodes()));
+        }
+        if (part == l.peers) {
+            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model.acrossNodes()));
+        }
+        return new CollContext(part, model);
+    }
+
+    /** The two levels of the node layout for the call with {@code tag}. */
+    TwoLevel twoLevel(int tag) {
+        if (twoLevel == null) twoLevel = new FabricTwoLevel(this);
+        return twoLevel.forTag(tag);
+    }
+
+    // ---- helpers shared by the algorithms -------------------------------------------------
+
+    static long bytes(int count, TypeDesc t) {
+        return t == null ? 0 : (long) count * t.extent;
+    }
+
+    /** Element kind of the temporaries for {@code t}: its array kind (bytes for objects). */
+    static BaseKind tempKind(TypeDesc t) {
+        return t.arrayKind == BaseKind.OBJECT ? BaseKind.BYTE : t.arrayKind;
+    }
+
+    /** A temporary heap array for {@code bytes} of {@code t} (arrays reduce fastest: the JIT vectorizes them). */
+    static Buf temp(TypeDesc t, long bytes) {
+        return BufAccess.allocate(tempKind(t), Math.max(bytes, 0), false);
+    }
+
+    /** Splits {@code count} items into {@code parts} nearly equal chunks; returns item offsets (parts + 1 entries). */
+    static long[] chunks(int count, int parts) {
+        long[] at = new long[parts + 1];
+        long base = count / parts, extra = count % parts;
+        for (int i = 0; i < parts; i++) at[i + 1] = at[i] + base + (i < extra ? 1 : 0);
+        return at;
+    }
+
+    /** An empty buffer, for messages that only signal. */
+    static final Buf NONE = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
+}

@@ -1,0 +1,70 @@
+package io.github.mpi4j.fabric.coll;
+
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.TypeDesc;
+
+/**
+ * Allreduce of medium messages (Rabenseifner). After folding the excess ranks
+ * ({@link ExcessRanks}) the vector is cut into p pieces; piece i ends up complete at virtual
+ * rank i. Recursive halving: in round k partners exchange the half of their current range of
+ * pieces that the other keeps, and each reduces the half it keeps. Then recursive doubling
+ * retraces the halving in reverse, exchanging the reduced ranges. Each rank moves about
+ * 2 len (p-1)/p bytes in 2 log2(p) messages.
+ */
+final class Rabenseifner {
+    private Rabenseifner() {
+    }
+
+    static void allReduce(CollContext c, Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+        CollChannel ch = c.ch;
+        int n = ch.size();
+        int p = Integer.highestOneBit(n), rem = n - p;
+        long len = CollContext.bytes(count, type), ext = type.extent;
+        Buf tmp = c.scratch(1, type, len);
+        int vr = ExcessRanks.fold(ch, buf, count, type, op, p, tag, tmp);
+        if (vr >= 0) {
+            long[] at = CollContext.chunks(count, p);
+            int lo = 0, hi = p; // current range of pieces [lo, hi)
+            int[] los = new int[32], his = new int[32];
+            int depth = 0;
+            for (int mask = p >> 1; mask > 0; mask >>= 1) {
+                int partner = ExcessRanks.real(vr ^ mask, rem);
+                int mid = lo + (hi - lo) / 2;
+                boolean keepLow = (vr & mask) == 0;
+                int keepLo = keepLow ? lo : mid, keepHi = keepLow ? mid : hi;
+                int sendLo = keepLow ? mid : lo, sendHi = keepLow ? hi : mid;
+                long keepOff = at[keepLo] * ext, keepLen = (at[keepHi] - at[keepLo]) * ext;
+                ch.sendRecv(partner, buf, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
+                        partner, tmp, keepOff, keepLen, tag);
+                long items = at[keepHi] - at[keepLo];
+                if (keepLow) {
+                    // partner (higher) data: mine op theirs
+                    ch.reduce(op, type, buf, keepOff, tmp, keepOff, items);
+                    ch.copy(tmp, keepOff, buf, keepOff, keepLen);
+                } else {
+                    ch.reduce(op, type, tmp, keepOff, buf, keepOff, items);
+                }
+                los[depth] = lo;
+                his[depth] = hi;
+                depth++;
+                lo = keepLo;
+                hi = keepHi;
+            }
+            // Allgather: retrace the halving in reverse, exchanging the pieces each side owns.
+            for (int mask = 1; mask < p; mask <<= 1) {
+                depth--;
+                int partner = ExcessRanks.real(vr ^ mask, rem);
+                int plo = los[depth], phi = his[depth];
+                int mid = plo + (phi - plo) / 2;
+                boolean mineLow = lo == plo;
+                int otherLo = mineLow ? mid : plo, otherHi = mineLow ? phi : mid;
+                ch.sendRecv(partner, buf, at[lo] * ext, (at[hi] - at[lo]) * ext,
+                        partner, buf, at[otherLo] * ext, (at[otherHi] - at[otherLo]) * ext, tag);
+                lo = plo;
+                hi = phi;
+            }
+        }
+        ExcessRanks.unfold(ch, buf, len, p, tag);
+    }
+}
