@@ -3,42 +3,25 @@ package io.github.mpi4j.memory;
 /**
  * A range of host memory given by address and length, for memory that Java did not allocate
  * (another library's allocation, a memory-mapped region, an off-heap arena). Buffer offsets in
- * {@code mpi} calls count bytes from {@link #address()}.
+ * {@code mpi} calls count bytes from {@link #address()}. The address is checked when a call uses
+ * it (an address 0 is refused there unless nothing moves).
  */
-public final class HostMemory implements NativeMemory {
-    private final long address;
-    private final long bytes;
+public record HostMemory(long address, long byteSize) implements NativeMemory {
 
-    private HostMemory(long address, long bytes) {
-        this.address = address;
-        this.bytes = bytes;
+    /** @throws IllegalArgumentException if {@code byteSize} is negative */
+    public HostMemory {
+        if (byteSize < 0) throw new IllegalArgumentException("bytes must be >= 0, got " + byteSize);
     }
 
-    /**
-     * Host memory of {@code bytes} bytes at {@code address}. The address is checked when a call
-     * uses it (an address 0 is refused there unless nothing moves).
-     *
-     * @throws IllegalArgumentException if {@code bytes} is negative
-     */
+    /** Host memory of {@code bytes} bytes at {@code address}. */
     public static HostMemory of(long address, long bytes) {
-        if (bytes < 0) throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         return new HostMemory(address, bytes);
     }
 
     /** The {@code bytes} bytes from {@code offset} of this memory. */
     public HostMemory slice(long offset, long bytes) {
-        Ranges.check(offset, bytes, this.bytes);
+        Ranges.check(offset, bytes, byteSize);
         return new HostMemory(address + offset, bytes);
-    }
-
-    @Override
-    public long address() {
-        return address;
-    }
-
-    @Override
-    public long byteSize() {
-        return bytes;
     }
 
     @Override
@@ -48,6 +31,6 @@ public final class HostMemory implements NativeMemory {
 
     @Override
     public String toString() {
-        return "HostMemory[0x" + Long.toHexString(address) + ", " + bytes + " bytes]";
+        return "HostMemory[0x" + Long.toHexString(address) + ", " + byteSize + " bytes]";
     }
 }
