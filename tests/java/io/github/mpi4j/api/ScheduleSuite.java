@@ -1,6 +1,7 @@
 package io.github.mpi4j.api;
 
 import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.CollSettings;
 import io.github.mpi4j.testing.RankTest;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -21,33 +22,6 @@ public class ScheduleSuite {
     /** Pipelining segments: tiny (a few items) and the default. */
     private static final String[] SEGMENT_KB = {"0.02", null};
 
-    /** A communicator whose schedules follow these settings (null: the default). */
-    private static Intracomm with(Intracomm comm, String allreduce, String bcast, String segmentKb) {
-        return with(comm, allreduce, bcast, null, segmentKb);
-    }
-
-    private static Intracomm with(Intracomm comm, String allreduce, String bcast, String allgather, String segmentKb) {
-        // Ranks that are threads share the properties: every rank sets them before anyone makes
-        // its communicator, and nobody clears them before every rank has made it.
-        set("mpi4j.allreduce", allreduce);
-        set("mpi4j.bcast", bcast);
-        set("mpi4j.allgather", allgather);
-        set("mpi4j.coll.segment.kb", segmentKb);
-        comm.barrier();
-        Intracomm c = comm.dup();
-        comm.barrier();
-        set("mpi4j.allreduce", null);
-        set("mpi4j.bcast", null);
-        set("mpi4j.allgather", null);
-        set("mpi4j.coll.segment.kb", null);
-        return c;
-    }
-
-    private static void set(String key, String value) {
-        if (value == null) System.clearProperty(key);
-        else System.setProperty(key, value);
-    }
-
     private static long intValue(int rank, int i) {
         return (rank + 1) * 1_000_003L + i * 7L;
     }
@@ -57,7 +31,7 @@ public class ScheduleSuite {
         int size = comm.getSize(), rank = comm.getRank();
         for (String alg : ALLREDUCE) {
             for (String seg : SEGMENT_KB) {
-                Intracomm c = with(comm, alg, null, seg);
+                Intracomm c = CollSettings.with(comm, alg, null, null, seg);
                 for (int n : seg == null ? COUNTS : COUNTS_TINY_SEGMENTS) {
                     for (boolean direct : new boolean[] {false, true}) {
                         String what = "allReduce " + alg + " segment=" + seg + " n=" + n + (direct ? " direct" : " array");
@@ -93,7 +67,7 @@ public class ScheduleSuite {
         String[][] settings = {{"binomial", "bruck"}, {"scatter_allgather", "ring"}};
         for (String[] setting : settings) {
             String bcast = setting[0], allgather = setting[1];
-            Intracomm c = with(comm, null, bcast, allgather, "0.02");
+            Intracomm c = CollSettings.with(comm, null, bcast, allgather, "0.02");
             for (int n : COUNTS) {
                 for (int root : new int[] {0, size - 1}) {
                     long[] buf = new long[n];
@@ -136,7 +110,7 @@ public class ScheduleSuite {
     @RankTest
     public void reduceScatterBlockLarge(Intracomm comm) {
         int size = comm.getSize(), rank = comm.getRank();
-        Intracomm c = with(comm, null, null, "0.02");
+        Intracomm c = CollSettings.with(comm, null, null, null, "0.02");
         for (int block : new int[] {1, 13, 4099}) {
             int[] in = new int[block * size];
             for (int i = 0; i < in.length; i++) in[i] = (int) intValue(rank, i);

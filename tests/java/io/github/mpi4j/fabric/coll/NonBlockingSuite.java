@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric.coll;
 
 import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.CollSettings;
 import io.github.mpi4j.testing.RankTest;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -156,25 +157,6 @@ public class NonBlockingSuite {
 
     // ---- every recorded schedule against references --------------------------------------
 
-    private static void set(String key, String value) {
-        if (value == null) System.clearProperty(key);
-        else System.setProperty(key, value);
-    }
-
-    /** A communicator whose schedules follow these settings (read when it is made; ranks that are threads share them). */
-    private static Intracomm with(Intracomm comm, String allreduce, String allgather, String segmentKb) {
-        set("mpi4j.allreduce", allreduce);
-        set("mpi4j.allgather", allgather);
-        set("mpi4j.coll.segment.kb", segmentKb);
-        comm.barrier();
-        Intracomm c = comm.dup();
-        comm.barrier();
-        set("mpi4j.allreduce", null);
-        set("mpi4j.allgather", null);
-        set("mpi4j.coll.segment.kb", null);
-        return c;
-    }
-
     private static int value(int rank, int i) {
         return (rank + 1) * 1000 + i * 7;
     }
@@ -189,7 +171,7 @@ public class NonBlockingSuite {
         int size = comm.getSize(), rank = comm.getRank();
         for (String alg : new String[] {"recursive_doubling", "rabenseifner", "ring"}) {
             for (String seg : new String[] {"0.02", null}) {
-                Intracomm c = with(comm, alg, null, seg);
+                Intracomm c = CollSettings.with(comm, alg, null, null, seg);
                 for (int n : new int[] {0, 1, 13, 1009}) {
                     int[] in = new int[n], out = new int[n], expected = new int[n];
                     for (int i = 0; i < n; i++) in[i] = value(rank, i);
@@ -201,7 +183,7 @@ public class NonBlockingSuite {
             }
         }
         for (String ag : new String[] {"bruck", "ring"}) {
-            Intracomm c = with(comm, null, ag, null);
+            Intracomm c = CollSettings.with(comm, null, null, ag, null);
             // allGatherv: rank r gives r+1 items
             int[] counts = new int[size], displs = new int[size];
             int total = 0;
