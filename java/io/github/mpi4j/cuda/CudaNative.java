@@ -34,9 +34,13 @@ final class CudaNative {
 
     /** Opens the CUDA runtime (once), or throws why it is unavailable. */
     static void ensure(String what) {
+        if (ready) return;
         GpuLibraries.CudaStatus cuda = GpuLibraries.cuda();
         if (!cuda.available) throw CudaException.unavailable(what, cuda.detail);
+        ready = true;
     }
+
+    private static volatile boolean ready;
 
     static native int deviceCount0();
 
