@@ -47,7 +47,9 @@ class DeviceBufferTest {
                             "no library named (-Dmpi4j.test.cudaLibrary or MPI4J_TEST_CUDA_LIBRARY: the fake CUDA runtime)")));
         }
         List<String> cmd = new ArrayList<>(List.of("env", "MPI4J_CUDA_LIBRARY=" + lib,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xcheck:jni", "-cp", Jobs.classpath(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xcheck:jni", "-cp",
+                // The suite asserts with JUnit: the test JVM's class path carries it.
+                Jobs.classpath() + java.io.File.pathSeparator + System.getProperty("java.class.path"),
                 DeviceBufferSuite.class.getName()));
         Jobs.Result r = Jobs.run(cmd, null, 300);
         List<DynamicNode> tests = new ArrayList<>();
