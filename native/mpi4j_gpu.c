@@ -257,29 +257,38 @@ JNIEXPORT jstring JNICALL JNI_FN(ncclErrorText0)(JNIEnv *env, jclass cls, jint c
 JNIEXPORT jintArray JNICALL JNI_FN(mpiCudaSupport0)(JNIEnv *env, jclass cls) {
     (void)cls;
     jint v[2] = {0, 0};
-    void *ompi = dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support");
-    void *mpich = dlsym(RTLD_DEFAULT, "MPIX_GPU_query_support");
-    if (ompi != NULL) {
-        int (*query)(void);
-        memcpy(&query, &ompi, sizeof query);
-        v[0] = 1;
-        v[1] = query() ? 1 : 0;
-    } else if (mpich != NULL) {
-        int (*query)(int, int *);
-        int (*initialized)(int *);
+    void *ompi_query = dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support");
+    void *mpich_query = dlsym(RTLD_DEFAULT, "MPIX_GPU_query_support");
+    if (dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") != NULL) {
+        /* Open MPI answers at any time (it reports how it was built). */
+        if (ompi_query != NULL) {
+            int (*query)(void);
+            memcpy(&query, &ompi_query, sizeof query);
+            v[0] = 1;
+            v[1] = query() ? 1 : 0;
+        }
+    } else if (mpich_query != NULL || ompi_query != NULL) {
+        /* The MPICH family aborts the process when asked before MPI_Init (MPICH 4 also has
+         * MPIX_Query_cuda_support, over the same internals): ask only once it is initialized. */
+        int done = 0;
         void *init_sym = dlsym(RTLD_DEFAULT, "MPI_Initialized");
-        memcpy(&query, &mpich, sizeof query);
+        if (init_sym != NULL) {
+            int (*initialized)(int *);
+            memcpy(&initialized, &init_sym, sizeof initialized);
+            if (initialized(&done) != 0) done = 0;
+        }
         v[0] = 2;
         v[1] = -2;
-        int done = 0;
-        if (init_sym != NULL) {
-            memcpy(&initialized, &init_sym, sizeof initialized);
-            initialized(&done);
-        }
-        if (done) {
+        if (done && mpich_query != NULL) {
+            int (*query)(int, int *);
+            memcpy(&query, &mpich_query, sizeof query);
             int supported = 0;
             /* MPIX_GPU_SUPPORT_CUDA is 0 in MPICH's mpi.h. */
             v[1] = query(0, &supported) == 0 && supported ? 1 : 0;
+        } else if (done) {
+            int (*query)(void);
+            memcpy(&query, &ompi_query, sizeof query);
+            v[1] = query() ? 1 : 0;
         }
     }
     jintArray out = (*env)->NewIntArray(env, 2);

@@ -304,7 +304,7 @@ public final class GpuLibraries {
             case 1:
                 return (a[1] == 1 ? "yes" : "no") + " (Open MPI MPIX_Query_cuda_support)";
             case 2:
-                if (a[1] == -2) return "unknown: MPICH's MPIX_GPU_query_support answers after MPI_Init";
+                if (a[1] == -2) return "unknown: the MPICH family answers (MPIX_GPU_query_support) only after MPI_Init";
                 return (a[1] == 1 ? "yes" : "no") + " (MPICH MPIX_GPU_query_support)";
             default:
                 return "no (the MPI library has neither MPIX_Query_cuda_support nor MPIX_GPU_query_support)";

@@ -41,8 +41,9 @@ final class GpuLinker {
 
     /**
      * Whether the libmpi in this process is CUDA-aware: {family, answer}; family 0 none of the
-     * query functions, 1 Open MPI's MPIX_Query_cuda_support, 2 MPICH's MPIX_GPU_query_support;
-     * answer 1 yes, 0 no, -2 MPICH answers only after MPI_Init.
+     * query functions, 1 Open MPI (MPIX_Query_cuda_support), 2 the MPICH family
+     * (MPIX_GPU_query_support); answer 1 yes, 0 no, -2 not asked: the MPICH family aborts when
+     * asked before MPI_Init.
      */
     static native int[] mpiCudaSupport0();
 }

@@ -166,4 +166,26 @@ class GpuLibrariesTest {
         assertTrue(r.output.contains("nccl: unavailable: opened " + old + " (MPI4J_NCCL_LIBRARY/mpi4j.nccl.library); "
                 + "but it is NCCL 2.17.3, too old: mpi4j needs NCCL 2.18.0 or newer"), r.toString());
     }
+
+    @Test
+    void cudaAwarenessOfMpiIsAskedWithoutEndingTheProcess() throws Exception {
+        assumeCudart();
+        // Open MPI answers at any time; Debian's 4.1.4 is built without CUDA (DESIGN.md §10).
+        String ompi = Requirements.missing(Jobs.Launcher.MPIRUN);
+        if (ompi == null) {
+            Jobs.Result r = java(Map.of("MPI4J_MPI_LIBRARY", "libmpi.so.40"), "io.github.mpi4j.Mpi4j");
+            assertEquals(0, r.exitCode, r.toString());
+            assertTrue(r.output.contains("  mpi cuda-aware: no (Open MPI MPIX_Query_cuda_support)")
+                    || r.output.contains("  mpi cuda-aware: yes (Open MPI MPIX_Query_cuda_support)"), r.toString());
+        }
+        // The MPICH family aborts the process when asked before MPI_Init: it must not be asked.
+        String mpich = Requirements.missing(Jobs.Launcher.MPICH);
+        if (mpich == null) {
+            Jobs.Result r = java(Map.of("MPI4J_MPI_LIBRARY", "libmpich.so.12"), "io.github.mpi4j.Mpi4j");
+            assertEquals(0, r.exitCode, r.toString());
+            assertTrue(r.output.contains("  mpi cuda-aware: unknown: the MPICH family answers (MPIX_GPU_query_support) "
+                    + "only after MPI_Init"), r.toString());
+        }
+        if (ompi != null && mpich != null) Requirements.skip("CUDA-aware MPI query", ompi + "; " + mpich);
+    }
 }
