@@ -91,8 +91,8 @@ public final class GpuLibraries {
         }
     }
 
-    private static CudaStatus cuda;
-    private static NcclStatus nccl;
+    private static volatile CudaStatus cuda;
+    private static volatile NcclStatus nccl;
     private static List<Path> pythonSites;
 
     /** Whether libmpi4j_gpu itself is loaded (tries once); {@link #gpuLibraryDetail()} says why not. */
@@ -106,15 +106,23 @@ public final class GpuLibraries {
     }
 
     /** Opens the CUDA runtime (once) and reports it. */
-    public static synchronized CudaStatus cuda() {
-        if (cuda == null) cuda = openCuda(System.getenv());
-        return cuda;
+    public static CudaStatus cuda() {
+        CudaStatus c = cuda;
+        if (c != null) return c;
+        synchronized (GpuLibraries.class) {
+            if (cuda == null) cuda = openCuda(System.getenv());
+            return cuda;
+        }
     }
 
     /** Opens NCCL (once) and reports it. */
-    public static synchronized NcclStatus nccl() {
-        if (nccl == null) nccl = openNccl(System.getenv());
-        return nccl;
+    public static NcclStatus nccl() {
+        NcclStatus n = nccl;
+        if (n != null) return n;
+        synchronized (GpuLibraries.class) {
+            if (nccl == null) nccl = openNccl(System.getenv());
+            return nccl;
+        }
     }
 
     private static String noGpuLibrary() {
