@@ -188,4 +188,20 @@ class GpuLibrariesTest {
         }
         if (ompi != null && mpich != null) Requirements.skip("CUDA-aware MPI query", ompi + "; " + mpich);
     }
+
+    @Test
+    void aStaleGpuLibraryIsRefusedAndCallsSayWhy() throws Exception {
+        // An mpi4j_gpu from before the ABI check (any stale copy is refused the same way).
+        Path stale = testLibrary("mpi4j_test_abi_none");
+        String property = "-Dmpi4j.native." + GpuLinker.LIBRARY + "=" + stale;
+        String why = "libmpi4j_gpu.so is not usable: stale native library " + stale + " (mpi4j.native.mpi4j_gpu): "
+                + "it has no ABI version (built before mpi4j checked one), this jar needs " + NativeAbi.VERSION;
+        Jobs.Result r = java(Map.of(), property, "io.github.mpi4j.Mpi4j");
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.output.contains("  cuda runtime: unavailable: " + why), r.toString());
+        assertTrue(r.output.contains("  nccl: unavailable: " + why), r.toString());
+        Jobs.Result p = java(Map.of(), property, "io.github.mpi4j.cuda.GpuProbe", "allocate");
+        assertTrue(p.output.contains("allocate: CudaException: DeviceBuffer.allocate: CUDA is unavailable: " + why),
+                p.toString());
+    }
 }
