@@ -144,8 +144,10 @@ static void *find(void *handle, const char *name) {
 }
 
 /* Opens `path` as library `which` (GpuLinker.CUDA or NCCL) and resolves its functions. Returns
- * null, or dlopen's reason. RTLD_LOCAL: NCCL and the CUDA runtime of a Python environment or
- * of another framework may live beside ours in the process without their symbols mixing. */
+ * null, or dlopen's reason. The CUDA runtime is opened first and RTLD_GLOBAL, so that an NCCL
+ * that leaves the runtime's functions to the process (a test double; real NCCL links its own
+ * copy statically) binds to the same runtime as mpi4j; libcudart's symbols are versioned, so
+ * another framework's runtime beside it does not mix with it. NCCL itself stays RTLD_LOCAL. */
 JNIEXPORT jstring JNICALL JNI_FN(open0)(JNIEnv *env, jclass cls, jint which, jstring path) {
     (void)cls;
     if (which != 0 && which != 1) {
@@ -156,7 +158,7 @@ JNIEXPORT jstring JNICALL JNI_FN(open0)(JNIEnv *env, jclass cls, jint which, jst
     const char *p = (*env)->GetStringUTFChars(env, path, NULL);
     if (p == NULL) return NULL;
     dlerror();
-    void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(p, RTLD_NOW | (which == 0 ? RTLD_GLOBAL : RTLD_LOCAL));
     (*env)->ReleaseStringUTFChars(env, path, p);
     if (h == NULL) {
         const char *e = dlerror();

@@ -161,6 +161,7 @@ public final class GpuLibraries {
 
     private static NcclStatus openNccl(Map<String, String> env) {
         if (!gpuLibraryLoaded()) return new NcclStatus(false, null, noGpuLibrary(), 0);
+        cuda(); // the runtime first: an NCCL that needs its functions from the process finds ours
         StringBuilder why = new StringBuilder();
         String file = open(GpuLinker.NCCL, "mpi4j.nccl.library", "MPI4J_NCCL_LIBRARY", NCCL_NAMES, env, why);
         if (file == null) {
