@@ -320,7 +320,7 @@ JNIEXPORT jlong JNICALL JNI_FN(streamCreate0)(JNIEnv *env, jclass cls, jint devi
     return JPTR(s);
 }
 
-#define STREAM_OR_EVENT_CALL(fname, cname, type_arg)                                     \
+#define STREAM_OR_EVENT_CALL(fname, cname)                                     \
     JNIEXPORT void JNICALL JNI_FN(fname)(JNIEnv * env, jclass cls, jlong h, jint device) { \
         (void)cls;                                                                         \
         CUDA_FN(env, fn, cname, );                                                         \
@@ -329,10 +329,10 @@ JNIEXPORT jlong JNICALL JNI_FN(streamCreate0)(JNIEnv *env, jclass cls, jint devi
         if (rc != M4J_CUDA_SUCCESS) gpu_throw_cuda(env, #cname, rc);                       \
     }
 
-STREAM_OR_EVENT_CALL(streamDestroy0, cudaStreamDestroy, stream)
-STREAM_OR_EVENT_CALL(streamSynchronize0, cudaStreamSynchronize, stream)
-STREAM_OR_EVENT_CALL(eventDestroy0, cudaEventDestroy, event)
-STREAM_OR_EVENT_CALL(eventSynchronize0, cudaEventSynchronize, event)
+STREAM_OR_EVENT_CALL(streamDestroy0, cudaStreamDestroy)
+STREAM_OR_EVENT_CALL(streamSynchronize0, cudaStreamSynchronize)
+STREAM_OR_EVENT_CALL(eventDestroy0, cudaEventDestroy)
+STREAM_OR_EVENT_CALL(eventSynchronize0, cudaEventSynchronize)
 
 /* Whether all work queued on the stream (or before the event) is done: cudaSuccess or
  * cudaErrorNotReady; any other code is an error. */

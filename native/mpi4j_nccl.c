@@ -75,7 +75,7 @@ JNIEXPORT jlong JNICALL JNI_FN(commInitRank0)(JNIEnv *env, jclass cls, jbyteArra
                                               jint device, jboolean blocking) {
     (void)cls;
     NCCL_FN(env, init, ncclCommInitRankConfig, 0);
-    if ((*env)->GetArrayLength(env, uid) != M4J_NCCL_UNIQUE_ID_BYTES) {
+    if (uid == NULL || (*env)->GetArrayLength(env, uid) != M4J_NCCL_UNIQUE_ID_BYTES) {
         gpu_throw_arg(env, "NcclNative.commInitRank0: the unique id must have 128 bytes");
         return 0;
     }
