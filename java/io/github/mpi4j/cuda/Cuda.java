@@ -82,6 +82,22 @@ public final class Cuda {
         CudaNative.synchronize0(device);
     }
 
+    /**
+     * The device whose memory {@code address} is in (device or managed memory, as
+     * {@code cudaPointerGetAttributes} says), or {@link io.github.mpi4j.memory.NativeMemory#HOST}
+     * for host memory: how pointer-level calls refuse a host pointer where device memory is
+     * required, before anything is queued.
+     *
+     * @throws CudaException when CUDA cannot tell (no driver)
+     */
+    public static int deviceOf(long address) {
+        if (address == 0) throw new IllegalArgumentException("Cuda.deviceOf: address is 0");
+        CudaNative.ensure("Cuda.deviceOf");
+        int[] a = CudaNative.pointerAttributes0(address);
+        boolean onDevice = a[0] == CudaNative.MEMORY_DEVICE || a[0] == CudaNative.MEMORY_MANAGED;
+        return onDevice ? a[1] : io.github.mpi4j.memory.NativeMemory.HOST;
+    }
+
     /** This rank's rank on its node from the launcher's variables, or -1. */
     static int localRank(Map<String, String> env) {
         for (String k : LOCAL_RANK) {

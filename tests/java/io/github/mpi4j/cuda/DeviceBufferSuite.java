@@ -256,6 +256,15 @@ public class DeviceBufferSuite {
         }
     }
 
+    public void cudaTellsDeviceMemoryFromHostMemory() {
+        try (DeviceBuffer d = DeviceBuffer.allocate(256); OffHeap h = new OffHeap(256, (byte) 0)) {
+            assertEquals(d.device(), Cuda.deviceOf(d.address()));
+            assertEquals(d.device(), Cuda.deviceOf(d.slice(100, 8).address()));
+            assertEquals(io.github.mpi4j.memory.NativeMemory.HOST, Cuda.deviceOf(h.address));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Cuda.deviceOf(0));
+    }
+
     public void memsetWritesBytes() {
         try (DeviceBuffer d = DeviceBuffer.allocate(32)) {
             d.memset(0xff);
