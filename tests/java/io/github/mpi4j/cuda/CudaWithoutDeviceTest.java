@@ -56,6 +56,14 @@ class CudaWithoutDeviceTest {
     }
 
     @Test
+    void pointerQueriesFailWithCudasOwnError() {
+        assumeRuntimeWithoutDevice();
+        CudaException e = assertThrows(CudaException.class, () -> Cuda.deviceOf(0x1000));
+        assertTrue(e.getMessage().startsWith("cudaPointerGetAttributes failed: " + e.errorName() + " (" + e.cudaError()
+                + "): "), e.getMessage());
+    }
+
+    @Test
     void argumentsAreCheckedBeforeCuda() {
         IllegalArgumentException a = assertThrows(IllegalArgumentException.class, () -> DeviceBuffer.allocate(-5));
         assertEquals("DeviceBuffer.allocate: bytes must be >= 0, got -5", a.getMessage());
