@@ -74,6 +74,11 @@ public final class MpiBridge {
         return outcome;
     }
 
+    /** Whether a libmpi and its bridge are loaded already (never loads them). */
+    static synchronized boolean loadedAlready() {
+        return outcome != null && outcome.loaded;
+    }
+
     /** Open MPI's marker symbol: the predefined world communicator object. */
     private static final String OPEN_MPI_SYMBOL = "ompi_mpi_comm_world";
 

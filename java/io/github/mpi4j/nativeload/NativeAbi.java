@@ -26,7 +26,7 @@ final class NativeAbi {
      * changes (a native method added, removed, renamed, or given other parameters or result) or
      * any constant pinned across JNI changes value.
      */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     /** The version {@code libmpi4j_dl} was built for. */
     static native int dynamicLinkerVersion0();
@@ -34,9 +34,13 @@ final class NativeAbi {
     /** The version the loaded MPI bridge ({@code libmpi4j_mpi_ompi} or {@code libmpi4j_mpi_mpich}) was built for. */
     static native int mpiBridgeVersion0();
 
+    /** The version {@code libmpi4j_gpu} (CUDA and NCCL) was built for. */
+    static native int gpuVersion0();
+
     /** The version function of mpi4j's library {@code name}, or null if it is not one of them. */
     static IntSupplier probe(String name) {
         if (name.equals(DynamicLinker.LIBRARY)) return NativeAbi::dynamicLinkerVersion0;
+        if (name.equals(GpuLinker.LIBRARY)) return NativeAbi::gpuVersion0;
         for (MpiBridge.Family f : MpiBridge.Family.values()) {
             if (name.equals(f.bridge)) return NativeAbi::mpiBridgeVersion0;
         }
