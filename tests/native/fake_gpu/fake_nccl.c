@@ -474,12 +474,12 @@ FAKE_API ncclResult_t ncclCommFinalize(ncclComm_t comm) {
     return r;
 }
 
-/* On abort, own contributions that a peer never read (it died or never arrived) are unlinked;
- * the last few operations are the only ones that can be unread. (A destroy after the operations
- * completed leaves them to the readers, who may not have been there yet.) */
+/* On abort, own contributions to operations that had not completed here (a peer died or never
+ * arrived) are unlinked. Those of completed operations are left to slower readers, as data a
+ * real NCCL has already transferred. */
 static void unlink_unread(struct ncclComm *c) {
     char name[160];
-    for (uint64_t k = c->coll_seq > 64 ? c->coll_seq - 64 : 1; k <= c->coll_seq; k++) {
+    for (uint64_t k = c->coll_completed + 1; k <= c->coll_seq; k++) {
         snprintf(name, sizeof name, "/fkn-%s-c%llu-r%d", c->id_hex, (unsigned long long)k, c->rank);
         shm_unlink(name);
     }

@@ -42,6 +42,7 @@ struct ncclComm {
     int64_t init_deadline;
     ncclResult_t async;       /* sticky asynchronous error */
     uint64_t coll_seq;        /* collectives issued */
+    uint64_t coll_completed;  /* the last collective that completed here */
     uint64_t mgmt_seq;        /* splits issued */
     uint64_t *sent_seq;       /* sends issued per peer */
     uint64_t *recv_seq;       /* receives issued per peer */

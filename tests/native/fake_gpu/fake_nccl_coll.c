@@ -278,6 +278,9 @@ static int complete(struct op *o) {
 static void finish_item(struct work *w) {
     struct ncclComm *c = w->comm;
     c->items_done = w->item;
+    for (int i = 0; i < w->nops && c->async == ncclSuccess; i++) { /* failed ones did not complete */
+        if (w->ops[i].kind != OP_SEND && w->ops[i].kind != OP_RECV) c->coll_completed = w->ops[i].seq;
+    }
     if (c->pending && c->pending->item == w->item) {
         struct pending *p = c->pending;
         c->pending = p->next;
