@@ -1,7 +1,7 @@
 /* Test-only fake CUDA runtime: what libfakenccl needs from libfakecudart (never shipped).
  *
- * "Device" memory is host memory known to a registry; streams hold queued work that runs only
- * when someone synchronizes (or, with FAKE_GPU_LAG_MS, once it is that old: a slow GPU).
+ * "Device" memory is host memory known to a registry; streams hold queued work that runs when
+ * someone synchronizes, or once it is FAKE_GPU_LAG_MS old (a slow GPU).
  * Everything here runs under one recursive process-wide lock; queued work never blocks: it
  * returns FAKEGPU_PENDING and is tried again at the next synchronization point.
  * docs/testing-gpu.md describes the behaviour and the environment variables. */

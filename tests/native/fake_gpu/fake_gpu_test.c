@@ -500,6 +500,29 @@ static void scenario_async(void) {
     EXPECT_NCCL(ncclCommAbort(comm), ncclSuccess);
 }
 
+/* FAKE_GPU_LAG_MS: queued work also runs once it is that old, as a real GPU progresses without
+ * the host. Rank 1 never synchronizes until rank 0 (synchronized) tells it through a pipe; without
+ * the lag this is a deadlock that real hardware does not have. */
+static int g_pipe[2];
+
+static void scenario_lag(void) {
+    ncclComm_t comm = world();
+    if (comm == NULL) return;
+    int32_t *d = dev_alloc(4), v = g_rank + 1, out = 0;
+    EXPECT_CUDA(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclSuccess);
+    char token = 'x';
+    if (g_rank == 0) {
+        copy_out(&out, d, 4, NULL);
+        CHECK(write(g_pipe[1], &token, 1) == 1, "pipe write");
+    } else {
+        CHECK(read(g_pipe[0], &token, 1) == 1, "pipe read");
+        copy_out(&out, d, 4, NULL);
+    }
+    CHECK(out == 3, "allreduce with lag: %d, expected 3", out);
+    EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
+}
+
 /* FAKE_NCCL_NOOP=1: calls return at once (the JNI-overhead benchmark's C reference). */
 static void scenario_noop(void) {
     ncclComm_t comm = world();
@@ -561,7 +584,7 @@ static const struct {
     void (*run)(void);
 } SCENARIOS[] = {{"memory", scenario_memory},   {"streams", scenario_streams}, {"collectives", scenario_collectives},
                  {"argchecks", scenario_argchecks}, {"absent", scenario_absent}, {"dead", scenario_dead},
-                 {"async", scenario_async},     {"noop", scenario_noop}};
+                 {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -587,6 +610,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "ncclGetUniqueId failed\n");
         return 1;
     }
+    if (pipe(g_pipe) != 0) return 1;
     pid_t pids[16];
     for (int r = 0; r < g_np; r++) {
         pids[r] = fork();

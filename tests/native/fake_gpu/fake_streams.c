@@ -1,7 +1,8 @@
-/* Fake CUDA runtime, streams and events: queued work runs only at synchronization points
- * (stream/event/device synchronize, queries, blocking copies) or, when FAKE_GPU_LAG_MS is set,
- * once it has waited that long (a slow GPU that still makes progress on its own). A program that
- * reads results without synchronizing sees the old contents. Implicit ordering of the legacy
+/* Fake CUDA runtime, streams and events: queued work runs at synchronization points
+ * (stream/event/device synchronize, queries, blocking copies) or, once it has waited
+ * FAKE_GPU_LAG_MS (default 200; negative: never), by a progress thread: a slow GPU that still
+ * progresses without the host, so that a rank waiting for a peer's host never deadlocks where a
+ * real GPU would not. A program that reads results without synchronizing sees the old contents. Implicit ordering of the legacy
  * default stream against blocking streams, and cudaStreamWaitEvent between streams, hold as on
  * a real device. */
 #define _GNU_SOURCE
@@ -157,13 +158,13 @@ FAKE_API int fakegpu_advance(void *queue, uint64_t pos) {
     return done;
 }
 
-/* --- the optional progress thread (FAKE_GPU_LAG_MS) ------------------------------------ */
+/* --- the progress thread (FAKE_GPU_LAG_MS) ------------------------------------ */
 
 static pid_t g_progress_pid;
 
 static void *progress_main(void *unused) {
     (void)unused;
-    long lag = fakegpu_env_long("FAKE_GPU_LAG_MS", -1);
+    long lag = fakegpu_env_long("FAKE_GPU_LAG_MS", 200);
     struct timespec nap = {0, (lag > 8 ? lag / 4 : 2) * 1000000L};
     for (;;) {
         nanosleep(&nap, NULL);
@@ -183,7 +184,7 @@ static void *progress_main(void *unused) {
 
 /* Started at the first queued work of each process (a forked child starts its own). */
 static void maybe_start_progress(void) {
-    if (fakegpu_env_long("FAKE_GPU_LAG_MS", -1) < 0 || g_progress_pid == getpid()) return;
+    if (fakegpu_env_long("FAKE_GPU_LAG_MS", 200) < 0 || g_progress_pid == getpid()) return;
     g_progress_pid = getpid();
     pthread_t t;
     pthread_attr_t a;

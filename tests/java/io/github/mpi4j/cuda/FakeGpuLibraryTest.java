@@ -75,9 +75,16 @@ class FakeGpuLibraryTest {
         assertTrue(run(Map.of("FAKE_GPU_DEVICES", "3"), "memory").contains("PASS memory"));
     }
 
+    /** Strict mode (no progress thread): stale reads are certain, not just likely. */
     @Test
     void streamsRunQueuedWorkOnlyWhenSynchronized() throws Exception {
-        assertTrue(run(Map.of(), "streams").contains("PASS streams"));
+        assertTrue(run(Map.of("FAKE_GPU_LAG_MS", "-1"), "streams").contains("PASS streams"));
+    }
+
+    /** With the default lag, old queued work runs by itself: no deadlock a real GPU would not have. */
+    @Test
+    void queuedWorkProgressesWithoutTheHostAfterTheLag() throws Exception {
+        assertTrue(run(Map.of(), "lag", "2").contains("PASS lag"));
     }
 
     @ParameterizedTest(name = "np {0}")
