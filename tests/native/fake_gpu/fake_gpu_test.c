@@ -523,6 +523,36 @@ static void scenario_lag(void) {
     EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
 }
 
+/* A non-blocking communicator: init returns ncclInProgress (or ncclSuccess) and completes while
+ * ncclCommGetAsyncError is polled. */
+static void scenario_nonblocking(void) {
+#ifdef FAKE_HAVE_NCCL_H
+    ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+#else
+    ncclConfig_t cfg = {sizeof(ncclConfig_t), NCCL_API_MAGIC, NCCL_VERSION_CODE, NCCL_CONFIG_UNDEF_INT};
+#endif
+    cfg.blocking = 0;
+    ncclComm_t comm = NULL;
+    EXPECT_CUDA(cudaSetDevice(g_rank % 4), cudaSuccess);
+    if (g_rank == 1) usleep(200000); /* the others see ncclInProgress meanwhile */
+    ncclResult_t r = ncclCommInitRankConfig(&comm, g_np, g_id, g_rank, &cfg);
+    CHECK(r == ncclInProgress || r == ncclSuccess, "non-blocking init returned %d", r);
+    CHECK(comm != NULL, "non-blocking init gave no communicator");
+    if (comm == NULL) return;
+    ncclResult_t state = ncclInProgress;
+    for (int i = 0; i < 1000 && state == ncclInProgress; i++) {
+        EXPECT_NCCL(ncclCommGetAsyncError(comm, &state), ncclSuccess);
+        if (state == ncclInProgress) usleep(5000);
+    }
+    CHECK(state == ncclSuccess, "non-blocking init ended with %d", state);
+    int32_t *d = dev_alloc(4), v = 5, out = 0;
+    EXPECT_CUDA(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclSuccess);
+    copy_out(&out, d, 4, NULL);
+    CHECK(out == 5 * g_np, "allreduce on a non-blocking comm: %d", out);
+    EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
+}
+
 /* FAKE_NCCL_NOOP=1: calls return at once (the JNI-overhead benchmark's C reference). */
 static void scenario_noop(void) {
     ncclComm_t comm = world();
@@ -584,7 +614,8 @@ static const struct {
     void (*run)(void);
 } SCENARIOS[] = {{"memory", scenario_memory},   {"streams", scenario_streams}, {"collectives", scenario_collectives},
                  {"argchecks", scenario_argchecks}, {"absent", scenario_absent}, {"dead", scenario_dead},
-                 {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag}};
+                 {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag},
+                 {"nonblocking", scenario_nonblocking}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

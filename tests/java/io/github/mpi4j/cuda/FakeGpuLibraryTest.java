@@ -94,6 +94,11 @@ class FakeGpuLibraryTest {
     }
 
     @Test
+    void aNonBlockingCommunicatorCompletesWhilePolled() throws Exception {
+        assertTrue(run(Map.of(), "nonblocking", "3").contains("PASS nonblocking"));
+    }
+
+    @Test
     void ncclArgumentChecksAndErrorCodes() throws Exception {
         assertTrue(run(Map.of(), "argchecks", "2").contains("PASS argchecks"));
     }
