@@ -343,6 +343,25 @@ static void other_collectives(ncclComm_t comm, cudaStream_t s) {
     EXPECT_NCCL(ncclGroupEnd(), ncclSuccess);
     copy_out(out, recv, count * 4, s);
     for (size_t i = 0; i < count; i++) CHECK(out[i] == 10 * ((g_rank + n - 1) % n) + (int)i, "ring recv [%zu]", i);
+    /* a group over two streams joins them: the send (first stream) waits for the second stream's
+     * earlier copy, and the second stream's later copy waits for the group */
+    cudaStream_t s2;
+    EXPECT_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+    int32_t *pinned = NULL;
+    EXPECT_CUDA(cudaMallocHost((void **)&pinned, count * 4), cudaSuccess);
+    for (size_t i = 0; i < count; i++) host[i] = 77 * g_rank + (int)i;
+    EXPECT_CUDA(cudaMemcpyAsync(send, host, count * 4, cudaMemcpyHostToDevice, s2), cudaSuccess);
+    EXPECT_NCCL(ncclGroupStart(), ncclSuccess);
+    EXPECT_NCCL(ncclSend(send, count, ncclInt32, (g_rank + 1) % n, comm, s), ncclSuccess);
+    EXPECT_NCCL(ncclRecv(recv, count, ncclInt32, (g_rank + n - 1) % n, comm, s2), ncclSuccess);
+    EXPECT_NCCL(ncclGroupEnd(), ncclSuccess);
+    EXPECT_CUDA(cudaMemcpyAsync(pinned, recv, count * 4, cudaMemcpyDeviceToHost, s2), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(s2), cudaSuccess);
+    for (size_t i = 0; i < count; i++) {
+        CHECK(pinned[i] == 77 * ((g_rank + n - 1) % n) + (int)i, "two-stream group recv [%zu] = %d", i, pinned[i]);
+    }
+    EXPECT_CUDA(cudaFreeHost(pinned), cudaSuccess);
+    EXPECT_CUDA(cudaStreamDestroy(s2), cudaSuccess);
     /* count 0 is a no-op */
     EXPECT_NCCL(ncclAllReduce(send, recv, 0, ncclInt32, ncclSum, comm, s), ncclSuccess);
     EXPECT_CUDA(cudaFree(send), cudaSuccess);

@@ -27,12 +27,20 @@ struct op {
     int published, done;
 };
 
+/* A position in a stream's queue: "has run up to here". */
+struct mark {
+    void *queue;
+    uint64_t pos;
+};
+
 struct work {
     struct ncclComm *comm;
     uint64_t item;
     int nops;
     struct op *ops;
     int64_t started;
+    int njoins;
+    struct mark *joins; /* other streams of the group: their earlier work runs first */
 };
 
 /* The group being collected by this thread (ncclGroupStart nesting depth and its operations). */
@@ -292,10 +300,20 @@ static void finish_item(struct work *w) {
     }
 }
 
+/* Queued on the group's other streams: later work there waits for the group. */
+static int run_barrier(void *arg) {
+    struct mark *m = arg;
+    if (m->queue == NULL) return FAKEGPU_DONE; /* the group itself failed to queue */
+    return fakegpu_advance(m->queue, m->pos) ? FAKEGPU_DONE : FAKEGPU_PENDING;
+}
+
 static int run_work(void *arg) {
     struct work *w = arg;
     struct ncclComm *c = w->comm;
     if (c->state == COMM_DEAD) return FAKEGPU_DONE; /* aborted or destroyed: no effect */
+    for (int j = 0; j < w->njoins; j++) {
+        if (!fakegpu_advance(w->joins[j].queue, w->joins[j].pos)) return FAKEGPU_PENDING;
+    }
     /* Earlier operations of this comm (maybe on other streams) run first. */
     while (c->items_done + 1 < w->item) {
         struct pending *p = c->pending;
@@ -339,6 +357,7 @@ static int run_work(void *arg) {
 
 static void drop_work(void *arg) {
     struct work *w = arg;
+    free(w->joins);
     free(w->ops);
     free(w);
 }
@@ -369,7 +388,37 @@ static ncclResult_t enqueue(struct op *ops, int n) {
     w->ops = copy;
     void *queue = NULL;
     uint64_t pos = 0;
-    cudaError_t ce = fakegpu_enqueue(ops[0].stream, run_work, w, drop_work, &queue, &pos);
+    cudaError_t ce = cudaSuccess;
+    /* A group over several streams joins them, as NCCL does: a barrier on each other stream
+     * (queued first, so the group waits for that stream's earlier work), then the group itself on
+     * the first stream; the barriers learn the group's position before anything can run them. */
+    struct mark *barriers[64];
+    int nb = 0;
+    w->joins = calloc((size_t)n, sizeof *w->joins);
+    if (w->joins == NULL) ce = cudaErrorMemoryAllocation;
+    for (int i = 1; i < n && ce == cudaSuccess && nb < 64; i++) {
+        int seen = copy[i].stream == copy[0].stream;
+        for (int j = 1; j < i; j++) seen |= copy[j].stream == copy[i].stream;
+        if (seen) continue;
+        struct mark *b = calloc(1, sizeof *b);
+        if (b == NULL) {
+            ce = cudaErrorMemoryAllocation;
+            break;
+        }
+        ce = fakegpu_enqueue(copy[i].stream, run_barrier, b, free, &w->joins[w->njoins].queue, &w->joins[w->njoins].pos);
+        if (ce != cudaSuccess) {
+            free(b);
+            break;
+        }
+        w->joins[w->njoins].pos--; /* up to, not including, the barrier */
+        w->njoins++;
+        barriers[nb++] = b;
+    }
+    if (ce == cudaSuccess) ce = fakegpu_enqueue(ops[0].stream, run_work, w, drop_work, &queue, &pos);
+    for (int i = 0; i < nb; i++) {
+        barriers[i]->queue = queue;
+        barriers[i]->pos = pos;
+    }
     ncclResult_t r = ncclSuccess;
     if (ce != cudaSuccess) {
         /* Undo the numbering: nothing was queued. */
