@@ -270,14 +270,34 @@ FAKE_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum c
     return cudaSuccess;
 }
 
+/* As the real runtime with pageable (not cudaMallocHost) host memory: the source of a
+ * host-to-device copy is staged at the call, so the caller may reuse it at once; a copy into
+ * pageable memory returns only once it has been done. Pinned memory is fully asynchronous. */
 FAKE_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                      cudaStream_t stream) {
     cudaError_t e = check_copy(dst, src, count, kind);
     if (e != cudaSuccess) return fake_fail(e);
+    int src_pageable = count && fakegpu_lookup(src, NULL, NULL, NULL) == cudaMemoryTypeUnregistered;
+    int dst_pageable = count && fakegpu_lookup(dst, NULL, NULL, NULL) == cudaMemoryTypeUnregistered;
+    void *staged = NULL;
+    if (src_pageable && !dst_pageable) {
+        if ((staged = malloc(count)) == NULL) return fake_fail(cudaErrorMemoryAllocation);
+        memcpy(staged, src, count);
+    }
     fakegpu_lock();
     struct queue *q = fake_resolve_stream(stream, &e);
-    if (q && count) e = enqueue_memory(q, ITEM_COPY, dst, src, count, 0);
+    uint64_t pos = 0;
+    if (q && count) {
+        e = enqueue_memory(q, ITEM_COPY, dst, staged ? staged : src, count, 0);
+        if (e == cudaSuccess) {
+            q->tail->owned = staged;
+            staged = NULL;
+        }
+        pos = q->enqueued;
+    }
     fakegpu_unlock();
+    free(staged);
+    if (e == cudaSuccess && q && count && dst_pageable && !src_pageable) e = fake_drain(q, pos);
     return e == cudaSuccess ? e : fake_fail(e);
 }
 

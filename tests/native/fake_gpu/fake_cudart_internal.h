@@ -16,6 +16,7 @@ struct item {
     int64_t queued_ms;
     void *dst;
     const void *src;
+    void *owned; /* a staging copy of pageable host memory, freed after the copy */
     size_t bytes;
     int value;
     struct queue *wait_on; /* ITEM_WAIT: run only once wait_on has executed wait_pos items */

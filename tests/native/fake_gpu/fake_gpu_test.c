@@ -142,6 +142,15 @@ static void scenario_streams(void) {
     EXPECT_CUDA(cudaMemcpy(got, d, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
     CHECK(got[0] == 7, "after cudaStreamSynchronize: read %d, expected 7", got[0]);
 
+    /* Pageable host memory, as the real runtime: the source of an async host-to-device copy is
+     * staged at the call; an async copy into pageable memory is complete on return. */
+    int fresh[4] = {9, 9, 9, 9};
+    EXPECT_CUDA(cudaMemcpyAsync(d, fresh, sizeof fresh, cudaMemcpyHostToDevice, nb), cudaSuccess);
+    fresh[0] = 10; /* too late: the copy took the 9s */
+    int late[4] = {0};
+    EXPECT_CUDA(cudaMemcpyAsync(late, d, sizeof late, cudaMemcpyDeviceToHost, nb), cudaSuccess);
+    CHECK(late[0] == 9, "async copy into pageable memory: read %d on return, expected 9", late[0]);
+
     /* A blocking stream's work is ordered before a later legacy-stream copy. */
     EXPECT_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamDefault), cudaSuccess);
     EXPECT_CUDA(cudaMemsetAsync(d, 0, sizeof ones, a), cudaSuccess);

@@ -141,6 +141,7 @@ static int advance(struct queue *q, uint64_t pos, int depth) {
             if (it->drop) it->drop(it->arg);
         } else if (it->kind != ITEM_WAIT) {
             run_memory_item(it);
+            free(it->owned);
         }
         q->head = it->next;
         if (q->head == NULL) q->tail = NULL;
