@@ -299,8 +299,8 @@ FAKE_API cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     uint64_t pos = q ? q->enqueued : 0;
     fakegpu_unlock();
     if (q == NULL) return fake_fail(e);
-    /* The legacy stream waits for earlier work of every blocking stream as well. */
-    e = q->legacy ? fake_drain_device(q->device, 0) : fake_drain(q, pos);
+    /* Only this stream's work (on the legacy stream, that waits for earlier blocking work). */
+    e = fake_drain(q, pos);
     return e == cudaSuccess ? e : fake_fail(e);
 }
 
