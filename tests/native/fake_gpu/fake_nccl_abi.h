@@ -9,46 +9,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The enum values of the public NCCL 2.30 ABI, once: declared from here without nccl.h, and
+ * checked against nccl.h when it is there (so the declarations CI uses are the header's). */
+#define FAKE_NCCL_RESULTS(X)                                                                       \
+    X(ncclSuccess, 0) X(ncclUnhandledCudaError, 1) X(ncclSystemError, 2) X(ncclInternalError, 3)     \
+    X(ncclInvalidArgument, 4) X(ncclInvalidUsage, 5) X(ncclRemoteError, 6) X(ncclInProgress, 7)      \
+    X(ncclTimeout, 8) X(ncclNumResults, 9)
+#define FAKE_NCCL_OPS(X) X(ncclSum, 0) X(ncclProd, 1) X(ncclMax, 2) X(ncclMin, 3) X(ncclAvg, 4) X(ncclNumOps, 5)
+#define FAKE_NCCL_TYPES(X)                                                                         \
+    X(ncclInt8, 0) X(ncclChar, 0) X(ncclUint8, 1) X(ncclInt32, 2) X(ncclInt, 2) X(ncclUint32, 3)     \
+    X(ncclInt64, 4) X(ncclUint64, 5) X(ncclFloat16, 6) X(ncclHalf, 6) X(ncclFloat32, 7)              \
+    X(ncclFloat, 7) X(ncclFloat64, 8) X(ncclDouble, 8) X(ncclBfloat16, 9) X(ncclFloat8e4m3, 10)      \
+    X(ncclFloat8e5m2, 11) X(ncclNumTypes, 12)
+#define FAKE_NCCL_API_MAGIC 0xcafebeef
+#define FAKE_NCCL_UNIQUE_ID_BYTES 128
+/* The leading fields every ncclConfig_t version shares; the fake reads no others. */
+#define FAKE_NCCL_CONFIG_HEAD                                                                      \
+    size_t size;                                                                                   \
+    unsigned int magic;                                                                            \
+    unsigned int version;                                                                          \
+    int blocking;
+
 #ifdef FAKE_HAVE_NCCL_H
 #include <nccl.h>
+#define FAKE_NCCL_CHECK(name, value) _Static_assert(name == value, #name " differs from nccl.h");
+FAKE_NCCL_RESULTS(FAKE_NCCL_CHECK)
+FAKE_NCCL_OPS(FAKE_NCCL_CHECK)
+FAKE_NCCL_TYPES(FAKE_NCCL_CHECK)
+_Static_assert(NCCL_API_MAGIC == FAKE_NCCL_API_MAGIC, "NCCL_API_MAGIC differs from nccl.h");
+_Static_assert(sizeof(ncclUniqueId) == FAKE_NCCL_UNIQUE_ID_BYTES, "ncclUniqueId size differs from nccl.h");
+struct fake_nccl_config_head { FAKE_NCCL_CONFIG_HEAD };
+_Static_assert(offsetof(ncclConfig_t, blocking) == offsetof(struct fake_nccl_config_head, blocking) &&
+               offsetof(ncclConfig_t, version) == offsetof(struct fake_nccl_config_head, version),
+               "ncclConfig_t's leading fields differ from nccl.h");
 #else
 #define NCCL_MAJOR 2
 #define NCCL_MINOR 30
 #define NCCL_PATCH 7
 #define NCCL_VERSION_CODE 23007
-#define NCCL_UNIQUE_ID_BYTES 128
+#define NCCL_UNIQUE_ID_BYTES FAKE_NCCL_UNIQUE_ID_BYTES
 #define NCCL_SPLIT_NOCOLOR -1
 #define NCCL_CONFIG_UNDEF_INT INT_MIN
-#define NCCL_API_MAGIC 0xcafebeef
+#define NCCL_API_MAGIC FAKE_NCCL_API_MAGIC
+#define FAKE_NCCL_ENUM(name, value) name = value,
 typedef struct ncclComm *ncclComm_t;
 typedef struct {
     char internal[NCCL_UNIQUE_ID_BYTES];
 } ncclUniqueId;
-typedef enum {
-    ncclSuccess = 0,
-    ncclUnhandledCudaError = 1,
-    ncclSystemError = 2,
-    ncclInternalError = 3,
-    ncclInvalidArgument = 4,
-    ncclInvalidUsage = 5,
-    ncclRemoteError = 6,
-    ncclInProgress = 7,
-    ncclTimeout = 8,
-    ncclNumResults = 9
-} ncclResult_t;
-typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4, ncclNumOps = 5,
-               ncclMaxRedOp = 0x7fffffff } ncclRedOp_t;
-typedef enum {
-    ncclInt8 = 0, ncclChar = 0, ncclUint8 = 1, ncclInt32 = 2, ncclInt = 2, ncclUint32 = 3, ncclInt64 = 4,
-    ncclUint64 = 5, ncclFloat16 = 6, ncclHalf = 6, ncclFloat32 = 7, ncclFloat = 7, ncclFloat64 = 8,
-    ncclDouble = 8, ncclBfloat16 = 9, ncclFloat8e4m3 = 10, ncclFloat8e5m2 = 11, ncclNumTypes = 12
-} ncclDataType_t;
-/* The leading fields every ncclConfig_t version shares; the fake reads no others. */
+typedef enum { FAKE_NCCL_RESULTS(FAKE_NCCL_ENUM) } ncclResult_t;
+typedef enum { FAKE_NCCL_OPS(FAKE_NCCL_ENUM) ncclMaxRedOp = 0x7fffffff } ncclRedOp_t;
+typedef enum { FAKE_NCCL_TYPES(FAKE_NCCL_ENUM) } ncclDataType_t;
 typedef struct {
-    size_t size;
-    unsigned int magic;
-    unsigned int version;
-    int blocking;
+    FAKE_NCCL_CONFIG_HEAD
 } ncclConfig_t;
 
 ncclResult_t ncclGetVersion(int *version);
