@@ -213,7 +213,8 @@ FAKE_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr
     attributes->device = t == cudaMemoryTypeUnregistered ? -2 : adev;
     /* Pinned host memory is mapped into the device's address space at the same address (UVA). */
     attributes->devicePointer = t == cudaMemoryTypeUnregistered ? NULL : (void *)ptr;
-    attributes->hostPointer = t == cudaMemoryTypeHost ? (void *)ptr : NULL;
+    /* As documented: unregistered memory is not checked, its host pointer is the pointer itself. */
+    attributes->hostPointer = t == cudaMemoryTypeDevice ? NULL : (void *)ptr;
     return cudaSuccess;
 }
 
