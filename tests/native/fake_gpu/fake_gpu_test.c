@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 static int g_rank, g_np;
-static ncclUniqueId g_id;
+static ncclUniqueId g_id, g_id2;
 static int g_failures;
 
 static void fail(const char *fmt, ...) {
@@ -581,6 +581,35 @@ static void scenario_nonblocking(void) {
     EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
 }
 
+/* A rank that never calls ncclCommInitRank: the others' init fails after the deadline. */
+static void scenario_noinit(void) {
+    if (g_rank == g_np - 1) {
+        sleep(3);
+        return;
+    }
+    EXPECT_CUDA(cudaSetDevice(g_rank), cudaSuccess);
+    ncclComm_t comm = NULL;
+    EXPECT_NCCL(ncclCommInitRank(&comm, g_np, g_id, g_rank), ncclSystemError);
+    expect_last_error("did not join");
+    CHECK(comm == NULL, "a failed init left a communicator");
+}
+
+/* Two ranks on one node may not share a GPU; on different (simulated) hosts they may. */
+static void scenario_duplicate(void) {
+    EXPECT_CUDA(cudaSetDevice(0), cudaSuccess);
+    char node[32];
+    snprintf(node, sizeof node, "host%d", g_rank);
+    setenv("MPI4J_NODE", node, 1); /* as mpi4jrun --hosts sets it */
+    ncclComm_t comm = NULL;
+    EXPECT_NCCL(ncclCommInitRank(&comm, g_np, g_id, g_rank), ncclSuccess);
+    if (comm) EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
+    setenv("MPI4J_NODE", "one-host", 1);
+    comm = NULL;
+    EXPECT_NCCL(ncclCommInitRank(&comm, g_np, g_id2, g_rank), ncclInvalidUsage);
+    expect_last_error("Duplicate GPU");
+    CHECK(comm == NULL, "a failed init left a communicator");
+}
+
 /* FAKE_NCCL_NOOP=1: calls return at once (the JNI-overhead benchmark's C reference). */
 static void scenario_noop(void) {
     ncclComm_t comm = world();
@@ -643,7 +672,8 @@ static const struct {
 } SCENARIOS[] = {{"memory", scenario_memory},   {"streams", scenario_streams}, {"collectives", scenario_collectives},
                  {"argchecks", scenario_argchecks}, {"absent", scenario_absent}, {"dead", scenario_dead},
                  {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag},
-                 {"nonblocking", scenario_nonblocking}};
+                 {"nonblocking", scenario_nonblocking}, {"duplicate", scenario_duplicate},
+                 {"noinit", scenario_noinit}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -665,7 +695,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "np %d out of 1..16\n", g_np);
         return 2;
     }
-    if (ncclGetUniqueId(&g_id) != ncclSuccess) {
+    if (ncclGetUniqueId(&g_id) != ncclSuccess || ncclGetUniqueId(&g_id2) != ncclSuccess) {
         fprintf(stderr, "ncclGetUniqueId failed\n");
         return 1;
     }

@@ -136,8 +136,11 @@ ncclResult_t fake_peer_failed(struct ncclComm *c, int peer) {
 
 /* --- communicator creation -------------------------------------------------------------- */
 
+/* The node whose GPUs a rank uses: FAKE_GPU_NODE, else the host mpi4jrun placed the rank on
+ * (MPI4J_NODE: simulated hosts of one machine each have their own GPUs), else the host name. */
 static void node_name(char *out, size_t n) {
     const char *v = getenv("FAKE_GPU_NODE");
+    if (v == NULL || *v == '\0') v = getenv("MPI4J_NODE");
     if (v && *v) snprintf(out, n, "%s", v);
     else if (gethostname(out, n) != 0) snprintf(out, n, "localhost");
     out[n - 1] = '\0';
@@ -194,6 +197,9 @@ static ncclResult_t init_step(struct ncclComm *c) {
             }
             c->async = fake_nccl_warn(ncclSystemError, "fake NCCL: ncclCommInitRank: rank %d of %d did not join "
                                       "within %lld ms", missing, c->nranks, (long long)fake_nccl_timeout_ms());
+            char name[96];
+            ctl_name(name, sizeof name, c->id_hex);
+            shm_unlink(name); /* nobody else will come for it */
             c->state = COMM_READY;
         }
         return c->async == ncclSuccess ? ncclInProgress : c->async;
@@ -251,6 +257,8 @@ static struct ncclComm *new_comm(int nranks, int rank, int device, int blocking)
     return c;
 }
 
+static void retire(struct ncclComm *c, int discard);
+
 static ncclResult_t init_rank(ncclComm_t *comm, int nranks, const char *hex, int rank, int blocking) {
     if (comm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommInitRank : comm argument is NULL");
     *comm = NULL;
@@ -283,7 +291,12 @@ static ncclResult_t init_rank(ncclComm_t *comm, int nranks, const char *hex, int
         fakegpu_unlock();
         return r;
     }
-    return wait_init(c);
+    ncclResult_t r = wait_init(c);
+    if (r != ncclSuccess) { /* a failed blocking init leaves no communicator behind */
+        retire(c, 1);
+        *comm = NULL;
+    }
+    return r;
 }
 
 FAKE_API ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank) {

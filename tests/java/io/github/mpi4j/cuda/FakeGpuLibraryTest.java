@@ -110,6 +110,16 @@ class FakeGpuLibraryTest {
     }
 
     @Test
+    void aRankThatNeverJoinsFailsTheOthersInit() throws Exception {
+        assertTrue(run(Map.of("FAKE_NCCL_TIMEOUT_MS", "1000"), "noinit", "3").contains("PASS noinit"));
+    }
+
+    @Test
+    void twoRanksOfOneNodeMayNotShareAGpu() throws Exception {
+        assertTrue(run(Map.of(), "duplicate", "2").contains("PASS duplicate"));
+    }
+
+    @Test
     void aRankThatExitsGivesTheOthersARemoteError() throws Exception {
         assertTrue(run(Map.of(), "dead", "3").contains("PASS dead"));
     }
