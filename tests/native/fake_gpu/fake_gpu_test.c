@@ -581,6 +581,22 @@ static void scenario_nonblocking(void) {
     EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
 }
 
+/* A receive of another size than the send: the receiver's comm gets ncclInvalidUsage (the real
+ * NCCL's behaviour is undefined there; the fake names the mistake). */
+static void scenario_mismatch(void) {
+    ncclComm_t comm = world();
+    if (comm == NULL) return;
+    int32_t *d = dev_alloc(16);
+    if (g_rank == 0) EXPECT_NCCL(ncclSend(d, 4, ncclInt32, 1, comm, NULL), ncclSuccess);
+    else EXPECT_NCCL(ncclRecv(d, 3, ncclInt32, 0, comm, NULL), ncclSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(NULL), cudaSuccess);
+    ncclResult_t a = ncclInternalError;
+    EXPECT_NCCL(ncclCommGetAsyncError(comm, &a), ncclSuccess);
+    CHECK(a == (g_rank == 1 ? ncclInvalidUsage : ncclSuccess), "async error %d", a);
+    if (g_rank == 1) expect_last_error("count or type differ");
+    EXPECT_NCCL(ncclCommAbort(comm), ncclSuccess);
+}
+
 /* A rank that never calls ncclCommInitRank: the others' init fails after the deadline. */
 static void scenario_noinit(void) {
     if (g_rank == g_np - 1) {
@@ -673,7 +689,7 @@ static const struct {
                  {"argchecks", scenario_argchecks}, {"absent", scenario_absent}, {"dead", scenario_dead},
                  {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag},
                  {"nonblocking", scenario_nonblocking}, {"duplicate", scenario_duplicate},
-                 {"noinit", scenario_noinit}};
+                 {"noinit", scenario_noinit}, {"mismatch", scenario_mismatch}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -110,6 +110,11 @@ class FakeGpuLibraryTest {
     }
 
     @Test
+    void aReceiveOfAnotherSizeThanTheSendIsAnAsyncError() throws Exception {
+        assertTrue(run(Map.of(), "mismatch", "2").contains("PASS mismatch"));
+    }
+
+    @Test
     void aRankThatNeverJoinsFailsTheOthersInit() throws Exception {
         assertTrue(run(Map.of("FAKE_NCCL_TIMEOUT_MS", "1000"), "noinit", "3").contains("PASS noinit"));
     }
