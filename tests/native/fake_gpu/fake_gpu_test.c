@@ -48,6 +48,8 @@ static void fail(const char *fmt, ...) {
         if (!(cond)) fail(__VA_ARGS__);                                                            \
     } while (0)
 
+static void expect_last_error(const char *part);
+
 static ncclComm_t world(void) {
     ncclComm_t c = NULL;
     EXPECT_CUDA(cudaSetDevice(g_rank % 4), cudaSuccess);
@@ -119,6 +121,20 @@ static void scenario_memory(void) {
     EXPECT_CUDA(cudaMalloc(&zero, 0), cudaSuccess);
     CHECK(zero == NULL, "cudaMalloc of 0 bytes gives NULL");
     EXPECT_CUDA(cudaMalloc(NULL, 8), cudaErrorInvalidValue);
+}
+
+/* FAKE_GPU_DEVICES=0: a machine without a GPU, as the real runtime reports it. */
+static void scenario_nodevice(void) {
+    int n = -1;
+    EXPECT_CUDA(cudaGetDeviceCount(&n), cudaErrorNoDevice);
+    CHECK(n == 0, "device count %d", n);
+    void *p = NULL;
+    EXPECT_CUDA(cudaMalloc(&p, 16), cudaErrorNoDevice);
+    EXPECT_CUDA(cudaSetDevice(0), cudaErrorNoDevice);
+    CHECK(strcmp(cudaGetErrorString(cudaGetLastError()), "no CUDA-capable device is detected") == 0, "error text");
+    ncclComm_t comm = NULL;
+    EXPECT_NCCL(ncclCommInitRank(&comm, 1, g_id, 0), ncclUnhandledCudaError);
+    expect_last_error("no CUDA-capable device");
 }
 
 /* --- streams: work runs at synchronization points --------------------------------------- */
@@ -689,7 +705,8 @@ static const struct {
                  {"argchecks", scenario_argchecks}, {"absent", scenario_absent}, {"dead", scenario_dead},
                  {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag},
                  {"nonblocking", scenario_nonblocking}, {"duplicate", scenario_duplicate},
-                 {"noinit", scenario_noinit}, {"mismatch", scenario_mismatch}};
+                 {"noinit", scenario_noinit}, {"mismatch", scenario_mismatch},
+                 {"nodevice", scenario_nodevice}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -77,6 +77,11 @@ class FakeGpuLibraryTest {
 
     /** Strict mode (no progress thread): stale reads are certain, not just likely. */
     @Test
+    void noDeviceIsReportedAsTheRealRuntimeDoes() throws Exception {
+        assertTrue(run(Map.of("FAKE_GPU_DEVICES", "0"), "nodevice").contains("PASS nodevice"));
+    }
+
+    @Test
     void streamsRunQueuedWorkOnlyWhenSynchronized() throws Exception {
         assertTrue(run(Map.of("FAKE_GPU_LAG_MS", "-1"), "streams").contains("PASS streams"));
     }
