@@ -16,8 +16,8 @@
 
 enum { FAKEGPU_DONE = 0, FAKEGPU_PENDING = 1 };
 
-/* One piece of host-executed queued work (an NCCL operation). Called under the lock; must not
- * block. cancelled != 0 when the stream is torn down: release only. */
+/* One piece of host-executed queued work (an NCCL operation): called under the lock, must not
+ * block; FAKEGPU_PENDING means "try again later". drop releases arg once it returned DONE. */
 typedef int (*fakegpu_work_fn)(void *arg);
 typedef void (*fakegpu_drop_fn)(void *arg);
 
