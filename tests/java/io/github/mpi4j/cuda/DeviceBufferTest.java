@@ -16,8 +16,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Runs {@link DeviceBufferSuite}: in this JVM against the CUDA runtime it finds (skipped with
  * CUDA's reason when there is no device), and in a fresh JVM against the CUDA library named by
- * {@code -Dmpi4j.test.cudaLibrary} (the test-only fake CUDA runtime; skipped, saying so, when
- * none is named).
+ * {@code -Dmpi4j.test.cudaLibrary}, by default the test-only fake CUDA runtime the test build
+ * makes (skipped, saying so, when there is none).
  */
 class DeviceBufferTest {
     private static final Pattern LINE = Pattern.compile(Pattern.quote(DeviceBufferSuite.RESULT)
@@ -41,10 +41,12 @@ class DeviceBufferTest {
     @TestFactory
     Stream<DynamicNode> underANamedCudaLibrary() throws Exception {
         String lib = System.getProperty("mpi4j.test.cudaLibrary", System.getenv("MPI4J_TEST_CUDA_LIBRARY"));
-        if (lib == null || lib.isBlank()) {
+        if (lib == null || lib.isBlank()) lib = builtFake();
+        if (lib == null) {
             return Stream.of(DynamicTest.dynamicTest("DeviceBufferSuite under a named CUDA library (skipped)",
                     () -> Requirements.skip("DeviceBufferSuite under a named CUDA library",
-                            "no library named (-Dmpi4j.test.cudaLibrary or MPI4J_TEST_CUDA_LIBRARY: the fake CUDA runtime)")));
+                            "no library named (-Dmpi4j.test.cudaLibrary or MPI4J_TEST_CUDA_LIBRARY) and the test build"
+                                    + " made no fake CUDA runtime (tests/native/fake_gpu)")));
         }
         List<String> cmd = new ArrayList<>(List.of("env", "MPI4J_CUDA_LIBRARY=" + lib,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xcheck:jni", "-cp",
@@ -52,6 +54,7 @@ class DeviceBufferTest {
                 Jobs.classpath() + java.io.File.pathSeparator + System.getProperty("java.class.path"),
                 DeviceBufferSuite.class.getName()));
         Jobs.Result r = Jobs.run(cmd, null, 300);
+        String named = lib;
         List<DynamicNode> tests = new ArrayList<>();
         for (Method m : DeviceBufferSuite.tests()) {
             Matcher hit = null;
@@ -62,10 +65,18 @@ class DeviceBufferTest {
             Matcher found = hit;
             tests.add(DynamicTest.dynamicTest(m.getName(), () -> {
                 if (found == null) throw new AssertionError("no result for " + m.getName() + ":\n" + r);
-                if (found.group(2).equals("SKIP")) Requirements.skip("DeviceBufferSuite under " + lib, found.group(3));
+                if (found.group(2).equals("SKIP")) Requirements.skip("DeviceBufferSuite under " + named, found.group(3));
                 if (found.group(2).equals("FAIL")) throw new AssertionError(found.group(3) + "\n" + r);
             }));
         }
         return tests.stream();
+    }
+
+    /** The fake CUDA runtime the test build made (docs/testing-gpu.md), or null. */
+    private static String builtFake() {
+        String dir = System.getProperty("mpi4j.test.nativeDir");
+        if (dir == null) return null;
+        Path fake = Path.of(dir, "fake_gpu", "libfakecudart.so");
+        return java.nio.file.Files.isRegularFile(fake) ? fake.toString() : null;
     }
 }
