@@ -14,6 +14,10 @@ public class NcclException extends MPIException {
     public static final int NO_SUCH_FUNCTION = -1;
     /** {@link #ncclResult()} when no usable NCCL was found (the message says why). */
     public static final int UNAVAILABLE = -2;
+    /** {@link #ncclResult()} when mpi4j's deadline ({@code MPI4J_TIMEOUT}) passed during a wait. */
+    public static final int DEADLINE = -3;
+    /** {@link #ncclResult()} when another rank failed, so this one could not go on. */
+    public static final int OTHER_RANK = -4;
 
     private static final String[] NAMES = {"ncclSuccess", "ncclUnhandledCudaError", "ncclSystemError",
         "ncclInternalError", "ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError", "ncclInProgress",
@@ -42,6 +46,17 @@ public class NcclException extends MPIException {
     /** NCCL is unavailable in this JVM: {@code reason} says why. */
     public static NcclException unavailable(String what, String reason) {
         return new NcclException(what, UNAVAILABLE, "NCCL is unavailable: " + reason, null);
+    }
+
+    /** A wait that did not finish within {@code seconds}: the communicator was aborted. */
+    static NcclException deadline(String what, double seconds) {
+        return new NcclException(what, DEADLINE, "not done within MPI4J_TIMEOUT = " + seconds
+                + " s (a peer is dead, absent or hung); the communicator was aborted", null);
+    }
+
+    /** This rank could not go on because another one failed ({@code reason} says which). */
+    static NcclException failed(String what, String reason) {
+        return new NcclException(what, OTHER_RANK, reason, null);
     }
 
     /** "ncclInvalidArgument" for 4; "ncclResult 42" for codes this version does not know. */

@@ -1,0 +1,75 @@
+package io.github.mpi4j.nccl;
+
+import mpi.Datatype;
+import mpi.MPI;
+import mpi.Op;
+
+/**
+ * How {@code mpi} datatypes and ops map to NCCL's enums. Reductions need an NCCL arithmetic
+ * type (Java's byte, int, long, float, double: NCCL has no 16-bit integer and no char or
+ * boolean arithmetic); data movement (broadcast, all-gather, send, receive) takes any
+ * fixed-size predefined type and moves its bytes as {@code ncclInt8}. Everything else (derived
+ * types, MPI.OBJECT, MPI.PACKED, user ops, MINLOC/MAXLOC, bitwise and logical ops) is refused by
+ * name: NCCL cannot do it.
+ */
+final class NcclTypes {
+    private NcclTypes() {
+    }
+
+    /** An NCCL datatype and the bytes of one element of the {@code mpi} type it stands for. */
+    static final class Mapped {
+        final int ncclType;
+        /** Elements of {@code ncclType} per element of the mpi type. */
+        final long factor;
+        final long elementBytes;
+
+        Mapped(int ncclType, long factor, long elementBytes) {
+            this.ncclType = ncclType;
+            this.factor = factor;
+            this.elementBytes = elementBytes;
+        }
+    }
+
+    /** The NCCL type that reduces {@code type}'s elements, or an exception naming it. */
+    static Mapped forReduction(String call, Datatype type) {
+        if (type == null) throw new IllegalArgumentException(call + ": type is null");
+        if (type == MPI.BYTE) return new Mapped(NcclNative.INT8, 1, 1);
+        if (type == MPI.INT) return new Mapped(NcclNative.INT32, 1, 4);
+        if (type == MPI.LONG) return new Mapped(NcclNative.INT64, 1, 8);
+        if (type == MPI.FLOAT) return new Mapped(NcclNative.FLOAT32, 1, 4);
+        if (type == MPI.DOUBLE) return new Mapped(NcclNative.FLOAT64, 1, 8);
+        throw new IllegalArgumentException(call + ": type " + name(type) + " cannot be reduced by NCCL (it reduces "
+                + "MPI.BYTE, MPI.INT, MPI.LONG, MPI.FLOAT and MPI.DOUBLE)");
+    }
+
+    /** The NCCL type that moves {@code type}'s elements: bytes, for every fixed-size predefined type. */
+    static Mapped forMovement(String call, Datatype type) {
+        if (type == null) throw new IllegalArgumentException(call + ": type is null");
+        Datatype[] movable = {MPI.BYTE, MPI.CHAR, MPI.SHORT, MPI.BOOLEAN, MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE,
+            MPI.SHORT2, MPI.INT2, MPI.LONG2, MPI.FLOAT2, MPI.DOUBLE2, MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX};
+        for (Datatype t : movable) {
+            if (t == type) {
+                long size = type.getSize();
+                return new Mapped(NcclNative.INT8, size, size);
+            }
+        }
+        throw new IllegalArgumentException(call + ": type " + name(type) + " cannot be moved by NCCL (derived types, "
+                + "MPI.OBJECT and MPI.PACKED have no fixed-size device representation; use a predefined type)");
+    }
+
+    /** NCCL's reduction op for {@code op}, or an exception naming it. */
+    static int op(String call, Op op) {
+        if (op == null) throw new IllegalArgumentException(call + ": op is null");
+        if (op == MPI.SUM) return NcclNative.SUM;
+        if (op == MPI.PROD) return NcclNative.PROD;
+        if (op == MPI.MAX) return NcclNative.MAX;
+        if (op == MPI.MIN) return NcclNative.MIN;
+        throw new IllegalArgumentException(call + ": op " + op + " is not supported by NCCL (it has MPI.SUM, MPI.PROD, "
+                + "MPI.MAX and MPI.MIN; user ops, MINLOC/MAXLOC and logical or bitwise ops are not available)");
+    }
+
+    private static String name(Datatype t) {
+        String n = t.getName();
+        return n == null || n.isEmpty() ? t.toString() : n;
+    }
+}

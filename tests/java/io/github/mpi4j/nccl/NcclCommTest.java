@@ -1,0 +1,72 @@
+package io.github.mpi4j.nccl;
+
+import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.Requirements;
+import io.github.mpi4j.testing.SuiteRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@link NcclSuite} and {@link NcclFaultSuite} in real processes under mpi4jrun (and mpirun at
+ * np 2 where it is installed), against the test-only fake CUDA runtime + NCCL pair that the test
+ * build makes (docs/testing-gpu.md), loaded through MPI4J_CUDA_LIBRARY / MPI4J_NCCL_LIBRARY.
+ * Skipped, saying why, when native code or the fake was not built.
+ */
+class NcclCommTest {
+    /** {MPI4J_CUDA_LIBRARY, MPI4J_NCCL_LIBRARY} of the fake, or null with the reason in {@code why[0]}. */
+    private static Map<String, String> fakeEnv(String[] why) {
+        if (Boolean.getBoolean("mpi4j.native.skip")) {
+            why[0] = "native code was not built (-Dmpi4j.native.skip=true)";
+            return null;
+        }
+        String dir = System.getProperty("mpi4j.test.nativeDir");
+        Path fake = Path.of(dir == null ? "target/test-native" : dir, "fake_gpu").toAbsolutePath();
+        Path cudart = fake.resolve("libfakecudart.so");
+        Path nccl = fake.resolve("libfakenccl.so");
+        if (!Files.isRegularFile(cudart) || !Files.isRegularFile(nccl)) {
+            why[0] = "the test build made no fake CUDA/NCCL pair in " + fake + " (it needs the CUDA runtime headers)";
+            return null;
+        }
+        return Map.of("MPI4J_CUDA_LIBRARY", cudart.toString(), "MPI4J_NCCL_LIBRARY", nccl.toString(),
+                "FAKE_GPU_DEVICES", "4");
+    }
+
+    private static Stream<DynamicNode> skipped(String what, String why) {
+        return Stream.of(DynamicTest.dynamicTest(what + " (skipped)", () -> Requirements.skip(what, why)));
+    }
+
+    @TestFactory
+    Stream<DynamicNode> suiteUnderMpi4jrun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("NcclSuite under mpi4jrun", why[0]);
+        return SuiteRunner.run(NcclSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3, 4);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> suiteUnderMpirun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("NcclSuite under mpirun", why[0]);
+        return SuiteRunner.run(NcclSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> anAbsentRankUnderMpi4jrun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("NcclFaultSuite under mpi4jrun", why[0]);
+        Map<String, String> faulty = new java.util.HashMap<>(env);
+        faulty.put("FAKE_NCCL_FAULT", "absent:1");
+        // The fake's own deadline far beyond mpi4j's: the exception must come from NcclComm.sync.
+        faulty.put("FAKE_NCCL_TIMEOUT_MS", "120000");
+        faulty.put("MPI4J_TIMEOUT", Integer.toString(NcclFaultSuite.TIMEOUT_S));
+        return SuiteRunner.run(NcclFaultSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), faulty, 3);
+    }
+}
