@@ -45,11 +45,13 @@ final class NcclTypes {
     /** The NCCL type that moves {@code type}'s elements: bytes, for every fixed-size predefined type. */
     static Mapped forMovement(String call, Datatype type) {
         if (type == null) throw new IllegalArgumentException(call + ": type is null");
-        Datatype[] movable = {MPI.BYTE, MPI.CHAR, MPI.SHORT, MPI.BOOLEAN, MPI.INT, MPI.LONG, MPI.FLOAT, MPI.DOUBLE,
-            MPI.SHORT2, MPI.INT2, MPI.LONG2, MPI.FLOAT2, MPI.DOUBLE2, MPI.FLOAT_COMPLEX, MPI.DOUBLE_COMPLEX};
-        for (Datatype t : movable) {
-            if (t == type) {
-                long size = type.getSize();
+        // Bytes per element: mpi's getSize() counts base-type units, not bytes.
+        Object[] movable = {MPI.BYTE, 1, MPI.BOOLEAN, 1, MPI.CHAR, 2, MPI.SHORT, 2, MPI.INT, 4, MPI.FLOAT, 4,
+            MPI.LONG, 8, MPI.DOUBLE, 8, MPI.SHORT2, 4, MPI.INT2, 8, MPI.FLOAT2, 8, MPI.LONG2, 16, MPI.DOUBLE2, 16,
+            MPI.FLOAT_COMPLEX, 8, MPI.DOUBLE_COMPLEX, 16};
+        for (int i = 0; i < movable.length; i += 2) {
+            if (movable[i] == type) {
+                int size = (Integer) movable[i + 1];
                 return new Mapped(NcclNative.INT8, size, size);
             }
         }
