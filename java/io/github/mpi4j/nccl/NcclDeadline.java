@@ -1,5 +1,6 @@
 package io.github.mpi4j.nccl;
 
+import io.github.mpi4j.spi.Timeout;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -12,20 +13,9 @@ final class NcclDeadline {
     private NcclDeadline() {
     }
 
-    static final double DEFAULT_SECONDS = 600;
-
-    /** The deadline in seconds; a bad value is an exception naming it. */
+    /** The deadline in seconds ({@link Timeout}: a bad value is an exception naming it). */
     static double seconds() {
-        String v = System.getProperty("mpi4j.timeout", System.getenv("MPI4J_TIMEOUT"));
-        if (v == null || v.isBlank()) return DEFAULT_SECONDS;
-        double t;
-        try {
-            t = Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
-        }
-        if (!(t > 0)) throw new IllegalArgumentException("MPI4J_TIMEOUT must be > 0, got " + v);
-        return t;
+        return Timeout.seconds(System.getenv(), "NCCL");
     }
 
     /** System.nanoTime() at which a wait starting now gives up. */

@@ -9,6 +9,7 @@ import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.Timeout;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
 import mpi.MPIException;
@@ -49,7 +50,7 @@ public final class MpiBackend implements Backend {
             throw MPIException.of(Mpi.ERR_OTHER, "the MPI bridge is unavailable: " + Capabilities.mpiDetail());
         }
         // Read before MPI_Init, so a bad value fails without starting MPI.
-        double timeout = MpiWatchdog.timeout(System.getenv());
+        double timeout = Timeout.seconds(System.getenv(), "MPI.Init (mpi)");
         return new MpiBackend(requiredThreadLevel, reason, timeout);
     }
 

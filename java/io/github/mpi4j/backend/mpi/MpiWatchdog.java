@@ -1,11 +1,8 @@
 package io.github.mpi4j.backend.mpi;
 
-import io.github.mpi4j.spi.Mpi;
 import java.lang.ref.WeakReference;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import mpi.MPIException;
 
 /**
  * The deadline of blocking MPI calls. MPI cannot cancel a blocking call, so a rank whose peer
@@ -20,7 +17,6 @@ final class MpiWatchdog {
     }
 
     /** Default deadline in seconds, the fabric's (docs/launching.md). */
-    static final double DEFAULT_TIMEOUT = 600;
     /** Exit status of a job ended by the watchdog (the status timeout(1) uses). */
     static final int ABORT_CODE = 124;
 
@@ -65,20 +61,6 @@ final class MpiWatchdog {
             m.state = m.state + 1;
         }
         return m;
-    }
-
-    /** The deadline in seconds from -Dmpi4j.timeout or MPI4J_TIMEOUT (the fabric's rules). */
-    static double timeout(Map<String, String> env) {
-        String v = System.getProperty("mpi4j.timeout", env.get("MPI4J_TIMEOUT"));
-        if (v == null || v.isBlank()) return DEFAULT_TIMEOUT;
-        double t;
-        try {
-            t = Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
-        }
-        if (!(t > 0)) throw MPIException.of(Mpi.ERR_OTHER, "MPI.Init (mpi): MPI4J_TIMEOUT must be > 0, got " + v);
-        return t;
     }
 
     private static volatile Thread watcher;

@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric.bootstrap;
 
 import io.github.mpi4j.spi.Mpi;
+import io.github.mpi4j.spi.Timeout;
 import java.util.List;
 import java.util.Map;
 import mpi.MPIException;
@@ -28,7 +29,6 @@ public final class Bootstrap {
     }
 
     /** Default deadline of every fabric wait, seconds (MPI4J_TIMEOUT overrides). */
-    public static final double DEFAULT_TIMEOUT = 600;
 
     public static boolean isLaunched(Map<String, String> env) {
         return size(env, "MPI4J_SIZE") > 0 || size(env, "WORLD_SIZE") > 0 || size(env, "SLURM_NTASKS") > 0;
@@ -68,20 +68,8 @@ public final class Bootstrap {
         return MPIException.of(Mpi.ERR_OTHER, "MPI.Init (fabric): " + what);
     }
 
-    public static double timeout(Map<String, String> env) {
-        String v = System.getProperty("mpi4j.timeout", env.get("MPI4J_TIMEOUT"));
-        if (v == null || v.isBlank()) return DEFAULT_TIMEOUT;
-        try {
-            double t = Double.parseDouble(v.trim());
-            if (t <= 0) throw bad("MPI4J_TIMEOUT must be > 0, got " + v);
-            return t;
-        } catch (NumberFormatException e) {
-            throw bad("MPI4J_TIMEOUT='" + v + "' is not a number of seconds");
-        }
-    }
-
     public static JobInfo detect(Map<String, String> env) {
-        double timeout = timeout(env);
+        double timeout = Timeout.seconds(env, "MPI.Init (fabric)");
         if (env.containsKey("MPI4J_SIZE")) {
             int rank = require(env, "MPI4J_RANK"), size = require(env, "MPI4J_SIZE");
             check(rank, size, "MPI4J_RANK", "MPI4J_SIZE");
