@@ -21,10 +21,12 @@ import org.junit.jupiter.api.Test;
  * Layers point one way: the public API (package {@code mpi}) sits on top, and nothing below it
  * depends on it, except {@code mpi.MPIException}, the one exception every layer throws. Constants
  * the backends need come from {@code io.github.mpi4j.spi.Mpi}. Users of the API may use all of it:
- * the benchmark programs in {@code io.github.mpi4j.bench}, like the examples, and exactly two
+ * the benchmark programs in {@code io.github.mpi4j.bench}, like the examples, and the few
  * classes of the public GPU API whose signatures issue 9 fixes in terms of {@code mpi}:
  * {@code nccl.NcclComm} ({@code create(mpi.Intracomm)}, collectives taking {@code mpi.Datatype}
- * and {@code mpi.Op}) and {@code nccl.NcclTypes} (those types and ops to NCCL's). Every other
+ * and {@code mpi.Op}), {@code nccl.NcclTypes} (those types and ops to NCCL's),
+ * {@code nccl.HierarchicalComm} (the same, across nodes through mpi calls) and
+ * {@code nccl.DeviceMesh} ({@code comm(name)} is an {@code mpi.Intracomm}). Every other
  * class of {@code nccl} and {@code cuda} is held to the rule. Everything internal (spi, runtime, buffer, backends, fabric, nativeload, ...) stays
  * below the API.
  *
@@ -38,7 +40,11 @@ class LayeringTest {
     /** Packages that are users of the public API, beside it (see the class comment). */
     static final String[] API_USERS = {"io.github.mpi4j.bench"};
     /** Single classes of the public GPU API whose fixed signatures use package mpi. */
-    static final List<String> API_USER_CLASSES = List.of("io.github.mpi4j.nccl.NcclComm", "io.github.mpi4j.nccl.NcclTypes");
+    static final List<String> API_USER_CLASSES = List.of(
+            "io.github.mpi4j.nccl.NcclComm",         // create(mpi.Intracomm), collectives on mpi.Datatype / mpi.Op
+            "io.github.mpi4j.nccl.NcclTypes",        // mpi.Datatype / mpi.Op to NCCL's enums
+            "io.github.mpi4j.nccl.HierarchicalComm", // create(mpi.Intracomm); its inter-node step is mpi calls
+            "io.github.mpi4j.nccl.DeviceMesh");      // create(mpi.Intracomm, ...), comm(name) returns mpi.Intracomm
 
     private static final Pattern USE = Pattern.compile("(?<![\\w.])mpi\\.([A-Z]\\w*)");
     /** Comments, then string and character literals: what is left is code. */
