@@ -63,6 +63,8 @@ public final class HierarchicalComm implements AutoCloseable {
     /** Device scratch, grown on demand, one per role within an operation. */
     private final DeviceBuffer[] scratch = new DeviceBuffer[3];
     private ByteBuffer host;
+    /** The legacy default stream of this rank's device (wrapped, never destroyed). */
+    private CudaStream legacy;
 
     private HierarchicalComm(int rank, int size, RankLayout layout, Intracomm node, Intracomm cross, NcclComm local) {
         this.rank = rank;
@@ -342,6 +344,7 @@ public final class HierarchicalComm implements AutoCloseable {
 
     private void allReduceImpl(NativeMemory send, NativeMemory recv, long count, long e, Datatype type, Op op) {
         if (count == 0) return;
+        afterLegacyStream();
         CudaStream s = local.stream();
         if (layout.uniform()) {
             // 2-D: shards of ceil(count / L) elements; the last ones padded with zeros when L does not divide count.
@@ -374,6 +377,7 @@ public final class HierarchicalComm implements AutoCloseable {
 
     private void broadcastImpl(NativeMemory buf, long count, long e, Datatype type, int root) {
         if (count == 0) return;
+        afterLegacyStream();
         int rootNode = layout.nodeOf(root);
         int rootLocal = layout.localOf(root);
         long bytes = count * e;
@@ -403,6 +407,7 @@ public final class HierarchicalComm implements AutoCloseable {
 
     private void reduceImpl(NativeMemory send, NativeMemory recv, long count, long e, Datatype type, Op op, int root) {
         if (count == 0) return;
+        afterLegacyStream();
         int rootNode = layout.nodeOf(root);
         int rootLocal = layout.localOf(root);
         // The local index that carries each node's sum across: root's own where every node has it.
@@ -427,6 +432,7 @@ public final class HierarchicalComm implements AutoCloseable {
 
     private void allGatherImpl(NativeMemory send, NativeMemory recv, long sendCount, long e, Datatype type) {
         if (sendCount == 0) return;
+        afterLegacyStream();
         long b = sendCount * e;
         int nodes = layout.nodes();
         CudaStream s = local.stream();
@@ -473,6 +479,19 @@ public final class HierarchicalComm implements AutoCloseable {
         allReduceImpl(send, total, recvCount * size, e, type, op);
         total.slice(rank * block, block).copyToAsync(recv, 0, block, local.stream());
         local.sync();
+    }
+
+    /**
+     * Orders this operation after the work queued so far on the legacy default stream: blocking
+     * copies and memsets of {@link DeviceBuffer} run there and may still be in flight
+     * ({@code cudaMemset} is asynchronous for device memory), while the node communicator's
+     * stream is non-blocking and would not wait for them.
+     */
+    private void afterLegacyStream() {
+        if (legacy == null) legacy = CudaStream.wrap(0, local.getDevice());
+        try (CudaEvent e = legacy.record()) {
+            local.waitEvent(e);
+        }
     }
 
     // ---------------------------------------------------------------------------------------
