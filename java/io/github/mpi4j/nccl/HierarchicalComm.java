@@ -40,7 +40,7 @@ import mpi.Op;
  *
  * <p>The inter-node step currently stages device data through host memory (one private method,
  * {@link #stage}); counts of one inter-node call are limited to what a Java buffer holds (2 GiB
- * of bytes for all-gathers; reductions and broadcasts go in pieces).
+ * of bytes for all-gathers and reduce-scatters; reductions and broadcasts go in pieces).
  */
 public final class HierarchicalComm implements AutoCloseable {
     private static final int OPEN = 0;
@@ -264,8 +264,10 @@ public final class HierarchicalComm implements AutoCloseable {
 
     /**
      * The reduction of every rank's {@code send} ({@code recvCount × size} elements), block
-     * {@code rank} (of the parent communicator) into {@code recv}. Composed as a hierarchical
-     * all-reduce of the whole vector, of which each rank keeps its block.
+     * {@code rank} (of the parent communicator) into {@code recv}. On equal nodes: the blocks
+     * reordered by local index, an intra-node reduce-scatter, a reduce-scatter across nodes among
+     * the ranks of each local index; on unequal nodes, the hierarchical all-reduce of the whole
+     * vector of which each rank keeps its block.
      */
     public void reduceScatter(DeviceBuffer send, DeviceBuffer recv, long recvCount, Datatype type, Op op) {
         String what = "HierarchicalComm.reduceScatter";
@@ -274,6 +276,7 @@ public final class HierarchicalComm implements AutoCloseable {
         long bytes = bytes(what, recvCount, t);
         NativeMemory s = buffer(what, "send", send, times(what, bytes, size));
         NativeMemory r = buffer(what, "recv", recv, bytes);
+        checkGatherBytes(what, bytes);
         check(what);
         reduceScatterImpl(s, r, recvCount, t.elementBytes, type, op);
     }
@@ -332,6 +335,7 @@ public final class HierarchicalComm implements AutoCloseable {
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         NcclTypes.op(what, op);
         long bytes = bytes(what, recvCount, t);
+        checkGatherBytes(what, bytes);
         check(what);
         NativeMemory s = address(what, "send", send, times(what, bytes, size));
         NativeMemory r = address(what, "recv", recv, bytes);
@@ -475,9 +479,32 @@ public final class HierarchicalComm implements AutoCloseable {
     private void reduceScatterImpl(NativeMemory send, NativeMemory recv, long recvCount, long e, Datatype type, Op op) {
         if (recvCount == 0) return;
         long block = recvCount * e;
-        DeviceBuffer total = scratch(2, block * size);
-        allReduceImpl(send, total, recvCount * size, e, type, op);
-        total.slice(rank * block, block).copyToAsync(recv, 0, block, local.stream());
+        CudaStream s = local.stream();
+        if (!layout.uniform()) {
+            // Unequal nodes: the hierarchical all-reduce of the whole vector, of which each rank keeps its block.
+            DeviceBuffer total = scratch(2, block * size);
+            allReduceImpl(send, total, recvCount * size, e, type, op);
+            total.slice(rank * block, block).copyToAsync(recv, 0, block, s);
+            local.sync();
+            return;
+        }
+        afterLegacyStream();
+        int nodes = layout.nodes();
+        // The blocks ordered by local index, then node: the node's reduce-scatter then leaves local
+        // rank l with the blocks of the ranks of index l on every node, reduced over the node ...
+        DeviceBuffer ordered = scratch(1, block * size);
+        for (int p = 0; p < size; ) {
+            int dst = layout.byLocalThenNode(p);
+            int run = 1;
+            while (p + run < size && layout.byLocalThenNode(p + run) == dst + run) run++;
+            ordered.slice(dst * block, run * block).copyFromAsync(send, p * block, run * block, s);
+            p += run;
+        }
+        DeviceBuffer mine = scratch(0, block * nodes);
+        local.reduceScatter(ordered.address(), mine.address(), recvCount * nodes, type, op);
+        // ... and the reduce-scatter across nodes gives each its own (cross rank = node).
+        if (nodes > 1) stage(mine, 0, block * nodes, block, h -> cross.reduceScatterBlock(h, (int) recvCount, type, op));
+        mine.copyToAsync(recv, 0, block, s);
         local.sync();
     }
 
@@ -624,7 +651,7 @@ public final class HierarchicalComm implements AutoCloseable {
         }
     }
 
-    /** The all-gathers cross nodes in one mpi call of bytes: its size must fit an int. */
+    /** All-gathers and reduce-scatters cross nodes in one mpi call: its bytes must fit a Java buffer. */
     private void checkGatherBytes(String what, long bytes) {
         long total = times(what, bytes, size);
         if (total > Integer.MAX_VALUE - 8) {
