@@ -46,8 +46,11 @@ public final class HierarchicalComm implements AutoCloseable {
     private static final int OPEN = 0;
     private static final int ABORTED = 1;
     private static final int CLOSED = 2;
-    /** Bytes of one inter-node piece of a reduction or broadcast: bounds the host staging memory. */
-    private static final long PIECE_BYTES = 16L << 20;
+    /**
+     * Bytes of one inter-node piece of a reduction or broadcast: bounds the host staging memory.
+     * Not final only so that a test in this package can make pieces small.
+     */
+    static volatile long pieceBytes = 16L << 20;
 
     private final AtomicInteger state = new AtomicInteger(OPEN);
     private final int rank;
@@ -532,11 +535,11 @@ public final class HierarchicalComm implements AutoCloseable {
 
     /**
      * {@code call} on {@code count} elements of {@code dev} in pieces of at most
-     * {@link #PIECE_BYTES} (an elementwise operation: reductions, broadcasts). {@code hasData}:
+     * {@link #pieceBytes} (an elementwise operation: reductions, broadcasts). {@code hasData}:
      * whether this rank's device data is input.
      */
     private void acrossInPieces(DeviceBuffer dev, long count, long e, boolean hasData, PieceCall call) {
-        long per = Math.max(1, PIECE_BYTES / e);
+        long per = Math.max(1, pieceBytes / e);
         for (long at = 0; at < count; at += per) {
             int n = (int) Math.min(per, count - at);
             DeviceBuffer piece = dev.slice(at * e, n * e);

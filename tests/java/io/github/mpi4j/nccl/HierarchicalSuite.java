@@ -133,6 +133,42 @@ public class HierarchicalSuite {
     }
 
     @RankTest
+    public void reductionsAndBroadcastsCrossNodesInPieces(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 1001;
+        long before = HierarchicalComm.pieceBytes;
+        HierarchicalComm.pieceBytes = 40; // 10 ints: a shard of 501 goes in 51 pieces, the last of 1
+        try (HierarchicalComm h = HierarchicalComm.create(comm);
+             DeviceBuffer d = DeviceBuffer.allocate(4L * len, h.getDevice())) {
+            int[] a = new int[len];
+            int[] sum = new int[len];
+            for (int i = 0; i < len; i++) {
+                a[i] = (r + 1) * 100_000 + i;
+                for (int q = 0; q < n; q++) sum[i] += (q + 1) * 100_000 + i;
+            }
+            d.copyFrom(a);
+            h.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            int[] got = new int[len];
+            d.copyTo(got);
+            assertArrayEquals(sum, got, "allReduce in pieces");
+            int root = n - 1;
+            d.copyFrom(a);
+            h.reduce(d, r == root ? d : null, len, MPI.INT, MPI.SUM, root);
+            if (r == root) {
+                d.copyTo(got);
+                assertArrayEquals(sum, got, "reduce in pieces");
+            }
+            int[] mine = new int[len];
+            for (int i = 0; i < len; i++) mine[i] = r == root ? i * 3 - 7 : -1;
+            d.copyFrom(mine);
+            h.broadcast(d, len, MPI.INT, root);
+            d.copyTo(got);
+            for (int i = 0; i < len; i++) assertEquals(i * 3 - 7, got[i], "broadcast in pieces at " + i);
+        } finally {
+            HierarchicalComm.pieceBytes = before;
+        }
+    }
+
+    @RankTest
     public void allReduceOnRawAddresses(Intracomm comm) {
         int r = comm.getRank(), n = comm.getSize(), len = 1001;
         try (HierarchicalComm h = HierarchicalComm.create(comm);
