@@ -16,8 +16,9 @@ import mpi.MPI;
  * last dimension varies fastest), and the group of dimension d is the ranks that differ from r
  * only in coordinate d. Each dimension's sub-communicator ({@link #comm(String)}, an
  * {@code mpi.Intracomm} in which a rank's rank is its coordinate) and its NCCL communicator
- * ({@link #nccl(String)}) are made once, by {@link #create}, on this rank's device: its rank on
- * its node, the same device in every dimension.
+ * ({@link #nccl(String)}) are made once, by {@link #create}, on this rank's device: the
+ * process's default device ({@code Cuda.defaultDevice()}: its rank on its node unless
+ * {@code Cuda.setDevice} chose another), the same in every dimension.
  */
 public final class DeviceMesh implements AutoCloseable {
     private final int[] shape;
@@ -113,7 +114,7 @@ public final class DeviceMesh implements AutoCloseable {
         return new DeviceMesh(shape.clone(), names.clone(), coordinate, device, comms, nccls);
     }
 
-    /** This rank's rank on its node among {@code comm}'s ranks (in world rank order): the device of every dimension. */
+    /** This process's device (its rank on its node, see {@code HierarchicalComm.deviceOnNode}): the device of every dimension. */
     private static int rankOnNode(Intracomm comm) {
         Intracomm node = comm.splitType(Comm.TYPE_SHARED, comm.getRank(), MPI.INFO_NULL);
         try {

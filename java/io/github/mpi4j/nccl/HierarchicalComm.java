@@ -39,7 +39,7 @@ import mpi.Op;
  * communicator is an {@link IllegalStateException}. One thread at a time may use it.
  *
  * <p>The inter-node step currently stages device data through host memory (one private method,
- * {@link #stage}); counts of one inter-node call are limited to what a Java buffer holds (2 GiB
+ * {@code stage}); counts of one inter-node call are limited to what a Java buffer holds (2 GiB
  * of bytes for all-gathers and reduce-scatters; reductions and broadcasts go in pieces).
  */
 public final class HierarchicalComm implements AutoCloseable {
@@ -83,8 +83,9 @@ public final class HierarchicalComm implements AutoCloseable {
     /**
      * Collective over {@code comm}: splits it into nodes ({@code splitType(Comm.TYPE_SHARED)})
      * and into the ranks of equal local index, and makes the node's NCCL communicator on the
-     * device numbered by this rank's rank on its node (counted in world rank order, so that it is
-     * the launcher's local rank whatever the order of {@code comm}'s ranks). A failure on any rank (no NCCL, a device
+     * device of this process ({@link Cuda#defaultDevice()}: the launcher's local rank, unless
+     * {@code Cuda.setDevice} chose another), whatever the order of {@code comm}'s ranks and
+     * whichever of them it holds. A failure on any rank (no NCCL, a device
      * out of range) is an exception on every rank.
      */
     public static HierarchicalComm create(Intracomm comm) {
@@ -133,17 +134,35 @@ public final class HierarchicalComm implements AutoCloseable {
     }
 
     /**
-     * The device of this rank: its rank among {@code node}'s ranks counted in world rank order.
-     * For a communicator of all ranks, in any order, that is the launcher's local rank, so the
-     * device does not depend on how the communicator was split or reordered.
+     * The device of this rank, the same whichever communicator it is computed for: the process's
+     * default device ({@link Cuda#defaultDevice()}: {@code Cuda.setDevice}'s choice, else the
+     * launcher's local rank modulo the device count), the one {@code DeviceBuffer.allocate(bytes)}
+     * uses. When those are not distinct among {@code node}'s ranks (no launcher variable says the
+     * local rank), the rank among them counted in world rank order (modulo the device count)
+     * instead: for a communicator of all ranks, in any order, that is the local rank again. Every
+     * rank of {@code node} decides from the same gathered facts, so they agree.
      */
     static int deviceOnNode(Intracomm node) {
         int me = MPI.COMM_WORLD.getRank();
-        int[] world = new int[node.getSize()];
-        node.allGather(new int[] {me}, 1, MPI.INT, world, 1, MPI.INT);
+        int preferred;
+        try {
+            preferred = Cuda.defaultDevice();
+        } catch (RuntimeException e) {
+            preferred = -1; // no CUDA here: NcclComm.create says so on every rank
+        }
+        int n = node.getSize();
+        int[] facts = new int[2 * n];
+        node.allGather(new int[] {me, preferred}, 2, MPI.INT, facts, 2, MPI.INT);
+        java.util.Set<Integer> devices = new java.util.HashSet<>();
+        boolean distinct = true;
         int below = 0;
-        for (int w : world) if (w < me) below++;
-        return below;
+        for (int q = 0; q < n; q++) {
+            if (facts[2 * q] < me) below++;
+            distinct &= facts[2 * q + 1] >= 0 && devices.add(facts[2 * q + 1]);
+        }
+        if (distinct) return preferred;
+        int count = Cuda.deviceCount();
+        return count > 0 ? below % count : below;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -161,7 +180,7 @@ public final class HierarchicalComm implements AutoCloseable {
         return size;
     }
 
-    /** The device of this rank: its rank on its node (see {@link #create}). */
+    /** The device of this rank: by default its rank on its node (see {@link #create}). */
     public int getDevice() {
         check("getDevice");
         return local.getDevice();
@@ -535,7 +554,7 @@ public final class HierarchicalComm implements AutoCloseable {
 
     /**
      * {@code call} on {@code count} elements of {@code dev} in pieces of at most
-     * {@link #pieceBytes} (an elementwise operation: reductions, broadcasts). {@code hasData}:
+     * {@code pieceBytes} (an elementwise operation: reductions, broadcasts). {@code hasData}:
      * whether this rank's device data is input.
      */
     private void acrossInPieces(DeviceBuffer dev, long count, long e, boolean hasData, PieceCall call) {

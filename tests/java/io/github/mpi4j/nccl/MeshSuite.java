@@ -77,6 +77,36 @@ public class MeshSuite {
         }
     }
 
+    /**
+     * A hierarchical communicator over a dimension's sub-communicator keeps the process's device
+     * (on two nodes of two, "dp" holds one rank of each node: by its own count every member is
+     * local rank 0, but rank 1 and 3 use device 1).
+     */
+    @RankTest(minSize = 4)
+    public void hierarchicalCommOverAMeshDimensionKeepsTheDevice(Intracomm comm) {
+        if (comm.getSize() != 4) return;
+        int r = comm.getRank(), tp = r % 2, len = 11;
+        try (DeviceMesh mesh = DeviceMesh.create(comm, new int[] {2, 2}, NAMES);
+             HierarchicalComm h = HierarchicalComm.create(mesh.comm("dp"))) {
+            assertEquals(mesh.device(), h.getDevice(), "device of the hierarchical communicator over dp");
+            String local = System.getenv("MPI4J_LOCAL_RANK");
+            if (local != null) assertEquals(Integer.parseInt(local), h.getDevice(), "device = the launcher's local rank");
+            int[] a = new int[len];
+            int[] expected = new int[len];
+            for (int i = 0; i < len; i++) {
+                a[i] = value(r, i);
+                expected[i] = value(tp, i) + value(2 + tp, i);
+            }
+            try (DeviceBuffer d = DeviceBuffer.allocate(4L * len, h.getDevice())) {
+                d.copyFrom(a);
+                h.allReduce(d, d, len, MPI.INT, MPI.SUM);
+                int[] got = new int[len];
+                d.copyTo(got);
+                assertArrayEquals(expected, got, "hierarchical allReduce over dp");
+            }
+        }
+    }
+
     @RankTest(minSize = 4)
     public void oneDimensionalMeshIsTheWholeCommunicator(Intracomm comm) {
         int r = comm.getRank(), n = comm.getSize();
