@@ -63,6 +63,23 @@ class HierarchicalCommTest {
         return onHosts(HierarchicalSuite.class, "localhost:3,127.0.0.1:1", 4);
     }
 
+    /**
+     * Three nodes of 2, 1 and 2 ranks (the third "host" is this machine's own name, which
+     * mpi4jrun also starts locally): more than two nodes, of unequal sizes.
+     */
+    @TestFactory
+    Stream<DynamicNode> threeNodesOfTwoOneAndTwoRanks() {
+        String self;
+        try {
+            self = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            String what = "HierarchicalSuite on three hosts";
+            return Stream.of(DynamicTest.dynamicTest(what + " (skipped)",
+                    () -> Requirements.skip(what, "this machine's host name does not resolve: " + e)));
+        }
+        return onHosts(HierarchicalSuite.class, "localhost:2,127.0.0.1:1," + self + ":2", 5);
+    }
+
     /** One node of two ranks: the inter-node step is empty. */
     @TestFactory
     Stream<DynamicNode> oneNode() {

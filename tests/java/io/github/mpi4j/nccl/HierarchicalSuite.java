@@ -60,6 +60,20 @@ public class HierarchicalSuite {
                 c.allReduce(leader, 1, MPI.INT, MPI.SUM);
                 assertEquals(leader[0], h.getNodeCount(), "node count");
                 assertTrue(h.getNode() >= 0 && h.getNode() < h.getNodeCount(), "node index " + h.getNode());
+                // Independently: the launcher's host of every rank (MPI4J_NODE).
+                String host = System.getenv("MPI4J_NODE");
+                if (host != null) {
+                    int[] hosts = new int[c.getSize()];
+                    c.allGather(new int[] {host.hashCode()}, 1, MPI.INT, hosts, 1, MPI.INT);
+                    java.util.Set<Integer> distinct = new java.util.HashSet<>();
+                    int same = 0;
+                    for (int x : hosts) {
+                        distinct.add(x);
+                        if (x == host.hashCode()) same++;
+                    }
+                    assertEquals(distinct.size(), h.getNodeCount(), "node count = the launcher's hosts");
+                    assertEquals(same, h.getLocalSize(), "local size = ranks on this host");
+                }
             }
         });
     }
