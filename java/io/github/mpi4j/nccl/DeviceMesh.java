@@ -114,7 +114,7 @@ public final class DeviceMesh implements AutoCloseable {
         return new DeviceMesh(shape.clone(), names.clone(), coordinate, device, comms, nccls);
     }
 
-    /** This process's device (its rank on its node, see {@code HierarchicalComm.deviceOnNode}): the device of every dimension. */
+    /** This process's device (see {@code HierarchicalComm.deviceOnNode}): the device of every dimension. */
     private static int rankOnNode(Intracomm comm) {
         Intracomm node = comm.splitType(Comm.TYPE_SHARED, comm.getRank(), MPI.INFO_NULL);
         try {
@@ -227,7 +227,9 @@ public final class DeviceMesh implements AutoCloseable {
 
     private int dim(String what, String name) {
         check(what);
-        if (name == null) throw new IllegalArgumentException(what + ": name is null; the dimensions are " + Arrays.toString(names));
+        if (name == null) {
+            throw new IllegalArgumentException(what + ": name is null; the dimensions are " + Arrays.toString(names));
+        }
         for (int d = 0; d < names.length; d++) if (names[d].equals(name)) return d;
         throw new IllegalArgumentException(what + ": no dimension is named \"" + name + "\"; the dimensions are "
                 + Arrays.toString(names));

@@ -18,8 +18,8 @@ import mpi.Op;
 
 /**
  * Collectives over the ranks of an {@code mpi.Intracomm} spread over several nodes: NCCL inside
- * a node (an {@link NcclComm} of the node's ranks, device = the rank on its node), the
- * communicator's own backend (MPI or the fabric) across nodes.
+ * a node (an {@link NcclComm} of the node's ranks on the process's default device: its rank on
+ * its node), the communicator's own backend (MPI or the fabric) across nodes.
  *
  * <p>{@link #allReduce} is the standard 2-D algorithm when every node holds the same number L
  * of ranks: the vector is cut into L shards (padded when L does not divide the count), an
@@ -32,9 +32,10 @@ import mpi.Op;
  * the same way and keep the rank order of the parent communicator, wherever its ranks sit.
  *
  * <p><b>Completion:</b> every operation is synchronous: it waits, with the deadline
- * {@code MPI4J_TIMEOUT}, until its result is in the receive buffer. The data it reads must be
- * complete when it is called: written by the complete-on-return copies of {@link DeviceBuffer},
- * or by a stream the caller synchronized, or ordered with {@link #waitEvent}. Arguments are
+ * {@code MPI4J_TIMEOUT}, until its result is in the receive buffer. It starts after the work
+ * queued on the legacy default stream (where {@link DeviceBuffer}'s blocking copies and memsets
+ * run); input written on another stream must be synchronized or ordered with
+ * {@link #waitEvent}. Arguments are
  * checked before anything is queued, as in {@link NcclComm}; any call on a closed or aborted
  * communicator is an {@link IllegalStateException}. One thread at a time may use it.
  *
@@ -215,7 +216,10 @@ public final class HierarchicalComm implements AutoCloseable {
         return local.stream();
     }
 
-    /** Later operations wait until {@code event} (recorded on any stream, for example the one that wrote the input) is done. */
+    /**
+     * Later operations wait until {@code event} is done (recorded on any stream, for example the
+     * one that wrote their input).
+     */
     public void waitEvent(CudaEvent event) {
         check("waitEvent");
         local.waitEvent(event);
@@ -409,18 +413,22 @@ public final class HierarchicalComm implements AutoCloseable {
         long bytes = count * e;
         if (rootLocal < layout.minNodeSize()) {
             // Every node has a rank of root's local index: those pass it across, then each within its node.
-            if (layout.nodes() > 1 && localRank == rootLocal) across(buf, count, e, rootNode, (h, n) -> cross.bcast(h, n, MPI.BYTE, rootNode));
+            if (layout.nodes() > 1 && localRank == rootLocal) {
+                across(buf, count, e, rootNode, (h, n) -> cross.bcast(h, n, MPI.BYTE, rootNode));
+            }
             local.broadcast(buf.address(), buf.address(), count, type, rootLocal);
         } else {
             // Root's local index is missing on some node: root's node first, then the nodes' first ranks.
             if (myNode == rootNode) local.broadcast(buf.address(), buf.address(), count, type, rootLocal);
-            if (layout.nodes() > 1 && localRank == 0) across(buf, count, e, rootNode, (h, n) -> cross.bcast(h, n, MPI.BYTE, rootNode));
+            if (layout.nodes() > 1 && localRank == 0) {
+                across(buf, count, e, rootNode, (h, n) -> cross.bcast(h, n, MPI.BYTE, rootNode));
+            }
             if (myNode != rootNode) local.broadcast(buf.address(), buf.address(), count, type, 0);
         }
         local.sync();
     }
 
-    /** Moves {@code buf} across nodes by bytes through the scratch: the cross rank {@code from} sends, the others receive. */
+    /** Moves {@code buf} across nodes, as bytes, through the scratch: cross rank {@code from} sends, the others receive. */
     private void across(NativeMemory buf, long count, long e, int from, PieceCall call) {
         long bytes = count * e;
         CudaStream s = local.stream();
@@ -488,10 +496,11 @@ public final class HierarchicalComm implements AutoCloseable {
             }
         }
         // Into the parent's rank order, copying runs of consecutive blocks at once.
+        java.util.function.IntUnaryOperator where = uniform ? layout::byLocalThenNode : layout::byNodeThenLocal;
         for (int p = 0; p < size; ) {
-            int src = uniform ? layout.byLocalThenNode(p) : layout.byNodeThenLocal(p);
+            int src = where.applyAsInt(p);
             int run = 1;
-            while (p + run < size && (uniform ? layout.byLocalThenNode(p + run) : layout.byNodeThenLocal(p + run)) == src + run) run++;
+            while (p + run < size && where.applyAsInt(p + run) == src + run) run++;
             all.slice(src * b, run * b).copyToAsync(recv, p * b, run * b, s);
             p += run;
         }

@@ -30,7 +30,9 @@ final class RankLayout {
      */
     static RankLayout of(int[] leaderOf, int[] localOf) {
         int size = leaderOf.length;
-        if (localOf.length != size) throw new IllegalArgumentException("RankLayout: " + size + " leaders but " + localOf.length + " local indices");
+        if (localOf.length != size) {
+            throw new IllegalArgumentException("RankLayout: " + size + " leaders but " + localOf.length + " local indices");
+        }
         TreeMap<Integer, Integer> nodeOfLeader = new TreeMap<>();
         for (int l : leaderOf) nodeOfLeader.put(l, 0);
         int n = 0;
