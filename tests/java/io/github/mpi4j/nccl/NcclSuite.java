@@ -408,4 +408,154 @@ public class NcclSuite {
             c.sync();
         }
     }
+
+    @RankTest
+    public void rawAddressesInsideABufferAreCheckedAgainstItsAllocation(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 10;
+        try (NcclComm c = NcclComm.create(comm); DeviceBuffer whole = DeviceBuffer.allocate(4L * len * n, c.getDevice())) {
+            // A slice's address resolves to the allocation: 3 ints from element 7 of 10*n fit, the
+            // end of the allocation is the limit, not the slice's.
+            DeviceBuffer tail = whole.slice(4L * (len * n - 3), 12);
+            tail.copyFrom(new int[] {r, r + 1, r + 2});
+            c.allReduce(tail.address(), tail.address(), 3, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[3];
+            tail.copyTo(got);
+            int s = n * (n - 1) / 2;
+            assertArrayEquals(new int[] {s, s + n, s + 2 * n}, got, "allreduce at a slice's address");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> c.allReduce(tail.address(), tail.address(), 4, MPI.INT, MPI.SUM));
+            assertTrue(e.getMessage().contains("needs 16"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> c.allReduce(whole.address() + 8, whole.address(), len * n - 1, MPI.INT, MPI.SUM));
+            assertTrue(e.getMessage().contains("send"), e.getMessage());
+            // allGather's receive buffer holds sendCount x size elements; reduceScatter's send too.
+            long last = whole.address() + 4L * len * n;
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.allGather(whole.address(), last - 4L * len * n + 4, len, MPI.INT));
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.reduceScatter(last - 4L * len * n + 4, whole.address(), len, MPI.INT, MPI.SUM));
+            try (DeviceBuffer mine = ints(c, new int[] {r * 100, r * 100 + 1})) {
+                c.allGather(mine.address(), whole.address(), 2, MPI.INT);
+                c.sync();
+                int[] all = new int[2 * n];
+                whole.copyTo(all, 0, 2 * n);
+                int[] want = new int[2 * n];
+                for (int q = 0; q < n; q++) {
+                    want[2 * q] = q * 100;
+                    want[2 * q + 1] = q * 100 + 1;
+                }
+                assertArrayEquals(want, all, "raw allGather");
+            }
+            int[] blocks = new int[len * n];
+            for (int i = 0; i < blocks.length; i++) blocks[i] = r + i;
+            whole.copyFrom(blocks);
+            try (DeviceBuffer mine = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+                c.reduceScatter(whole.address(), mine.address(), len, MPI.INT, MPI.SUM);
+                c.sync();
+                int[] part = new int[len];
+                mine.copyTo(part);
+                int[] want = new int[len];
+                for (int i = 0; i < len; i++) want[i] = n * (n - 1) / 2 + n * (r * len + i);
+                assertArrayEquals(want, part, "raw reduceScatter");
+            }
+        }
+    }
+
+    @RankTest
+    public void aBufferUsedByAQueuedOperationStaysAllocatedUntilTheSync(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize();
+        try (NcclComm c = NcclComm.create(comm)) {
+            DeviceBuffer d = ints(c, new int[] {r, r});
+            long at = d.address();
+            c.allReduce(at, at, 2, MPI.INT, MPI.SUM);
+            d.close(); // the queued all-reduce still holds the memory
+            assertTrue(d.isClosed(), "closed");
+            assertEquals(c.getDevice(), io.github.mpi4j.cuda.Cuda.deviceOf(at), "still device memory before the sync");
+            assertTrue(DeviceBuffer.hold(at) == null, "a closed buffer is no longer found by address");
+            c.sync();
+            // A buffer closed with nothing queued is freed at once; its address is then unknown.
+            DeviceBuffer e = ints(c, new int[] {1});
+            long gone = e.address();
+            e.close();
+            assertTrue(DeviceBuffer.hold(gone) == null, "unknown after close");
+            assertEquals(n * (n - 1) / 2, sumOfRanks(c, r), "the communicator still works");
+        }
+    }
+
+    /** Host data in a direct buffer (asynchronous copies need memory the GC does not move). */
+    private static ByteBuffer direct(int[] values) {
+        ByteBuffer b = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < values.length; i++) b.putInt(4 * i, values[i]);
+        return b;
+    }
+
+    /**
+     * The communicator waits for work queued on a stream of another library (raw handles): an
+     * asynchronous copy there, then the all-reduce here. Without the wait the all-reduce would
+     * read the old contents (the fake runs a stream's work only when it is synchronized).
+     */
+    @RankTest
+    public void theCommunicatorWaitsForAnExternalStreamAndAnExternalEvent(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 64;
+        try (NcclComm c = NcclComm.create(comm);
+             CudaStream ext = CudaStream.create(c.getDevice());
+             io.github.mpi4j.cuda.CudaEvent ev = io.github.mpi4j.cuda.CudaEvent.create(c.getDevice());
+             DeviceBuffer d = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+            int[] fresh = new int[len];
+            int[] want = new int[len];
+            for (int i = 0; i < len; i++) {
+                fresh[i] = r * 1000 + i;
+                want[i] = 1000 * n * (n - 1) / 2 + n * i;
+            }
+            // 1. waitStream(long): the stream's handle as another library would pass it.
+            d.copyFrom(new int[len]);
+            d.copyFromAsync(direct(fresh), ext);
+            c.waitStream(ext.handle());
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[len];
+            d.copyTo(got);
+            assertArrayEquals(want, got, "after waitStream(long)");
+            // 2. waitEvent(long): an event of another library, recorded on its stream.
+            d.copyFrom(new int[len]);
+            d.copyFromAsync(direct(fresh), ext);
+            ev.record(ext);
+            c.waitEvent(ev.handle());
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.sync();
+            d.copyTo(got);
+            assertArrayEquals(want, got, "after waitEvent(long)");
+            ext.synchronize();
+            assertThrows(IllegalArgumentException.class, () -> c.waitEvent(0L));
+        }
+    }
+
+    /** An external stream (raw handle) waits for the communicator's work; an event recorded on the communicator's stream completes after it. */
+    @RankTest
+    public void anExternalRawStreamAndARecordedEventFollowTheCommunicator(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 64;
+        try (NcclComm c = NcclComm.create(comm);
+             CudaStream ext = CudaStream.create(c.getDevice());
+             io.github.mpi4j.cuda.CudaEvent ev = io.github.mpi4j.cuda.CudaEvent.create(c.getDevice());
+             DeviceBuffer d = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+            int[] a = new int[len];
+            for (int i = 0; i < len; i++) a[i] = r - i;
+            d.copyFrom(a);
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.makeStreamWait(ext.handle());
+            ByteBuffer out = ByteBuffer.allocateDirect(4 * len).order(ByteOrder.nativeOrder());
+            d.copyToAsync(out, ext);
+            ext.synchronize(); // no c.sync(): the wait orders the copy after the all-reduce
+            for (int i = 0; i < len; i++) assertEquals(n * (n - 1) / 2 - n * i, out.getInt(4 * i), "element " + i);
+            // recordEvent(event): the caller's event, after a second all-reduce.
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.recordEvent(ev);
+            ev.synchronize();
+            int[] got = new int[len];
+            d.copyTo(got);
+            for (int i = 0; i < len; i++) assertEquals(n * (n * (n - 1) / 2 - n * i), got[i], "twice, element " + i);
+            c.sync();
+        }
+    }
 }
