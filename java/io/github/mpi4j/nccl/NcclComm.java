@@ -875,10 +875,14 @@ public final class NcclComm implements AutoCloseable {
      */
     private void queued(String what, Holds k, int rc) {
         Group g = GROUP.get();
+        boolean many;
         synchronized (holds) {
             holds.addAll(k.taken);
+            many = holds.size() >= 4096;
         }
         k.taken.clear();
+        // A program that queues without syncing: once the stream is idle, every hold can go.
+        if (many && stream.query()) releaseHolds();
         if (g.depth > 0 && g.comms.add(this)) {
             // The group keeps this entry until groupEnd.
         } else {
