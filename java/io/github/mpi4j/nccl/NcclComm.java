@@ -693,15 +693,21 @@ public final class NcclComm implements AutoCloseable {
 
     /** Counts a native call on the handle in; the caller must {@link #exit()}. Throws if not open. */
     private long enter(String what) {
-        while (true) {
-            long s = life.get();
-            if (state(s) != OPEN) throw notOpen(what, state(s));
-            if (life.compareAndSet(s, s + 1)) return handle;
-        }
+        if (!tryEnter()) throw notOpen(what, state(life.get()));
+        return handle;
     }
 
     private void exit() {
         life.decrementAndGet();
+    }
+
+    /** {@link #enter} that says false instead of throwing. */
+    private boolean tryEnter() {
+        while (true) {
+            long s = life.get();
+            if (state(s) != OPEN) return false;
+            if (life.compareAndSet(s, s + 1)) return true;
+        }
     }
 
     /** Waits until no native call is in flight (they are short: nothing blocks inside one). */
@@ -722,8 +728,9 @@ public final class NcclComm implements AutoCloseable {
     }
 
     /**
-     * Polls until this communicator's stream is idle ({@code stream} true) or only its state is
-     * ready, with the deadline; on an error or at the deadline, aborts it and throws.
+     * Polls until this communicator's stream is idle and its state ready ({@code waitForStream}
+     * true) or only its state is ready, with the deadline; on an error or at the deadline, aborts
+     * it and throws.
      */
     private void await(String what, boolean waitForStream) {
         NcclDeadline.Probe probe = new NcclDeadline.Probe() {
@@ -750,8 +757,18 @@ public final class NcclComm implements AutoCloseable {
         int rc = NcclDeadline.await(probe, NcclDeadline.from(System.nanoTime()));
         if (rc == NcclNative.SUCCESS) return;
         if (rc == NcclDeadline.STOPPED) throw notOpen(what + " (while waiting)", state(life.get()));
-        RuntimeException e = rc == NcclException.DEADLINE ? NcclException.deadline(what, NcclDeadline.seconds())
-                : asyncFailure(what, rc, handle);
+        RuntimeException e;
+        if (rc == NcclException.DEADLINE) {
+            e = NcclException.deadline(what, NcclDeadline.seconds());
+        } else if (tryEnter()) { // NCCL's last error, while the handle is valid
+            try {
+                e = asyncFailure(what, rc, handle);
+            } finally {
+                exit();
+            }
+        } else {
+            e = new NcclException(what, rc, NcclNative.errorString0(rc), null);
+        }
         abort();
         throw e;
     }
