@@ -32,6 +32,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A slice shares its parent's memory; closing the slice does not free it, and once the parent
  * is closed every use of the slice throws. Every use after {@link #close()} throws
  * {@link IllegalStateException}; arguments out of range throw before anything is queued.
+ *
+ * <p>Open allocations are registered by address: {@link #hold(long)} finds the one that holds a
+ * raw device address (so {@code NcclComm}'s raw-address operations can check extents) and, like
+ * {@link #hold()}, keeps its memory from being freed until the hold is released, even if the
+ * buffer is closed meanwhile. A buffer never closed stays registered (its memory is never freed
+ * either).
  */
 public final class DeviceBuffer implements NativeMemory, AutoCloseable {
     private final Lifetime memory;      // the allocation, shared by the root and its slices
@@ -173,7 +179,11 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
         }
     }
 
-    /** A hold on this buffer's allocation. @throws IllegalStateException if it is closed */
+    /**
+     * A hold on this buffer's allocation (of its root, for a slice).
+     *
+     * @throws IllegalStateException if this buffer is closed
+     */
     public Hold hold() {
         enter("hold");
         return new Hold(parent == null ? this : root());
