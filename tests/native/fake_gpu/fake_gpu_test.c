@@ -414,6 +414,31 @@ static void split(ncclComm_t comm, cudaStream_t s) {
     EXPECT_CUDA(cudaFree(d), cudaSuccess);
 }
 
+/* Splits in a row, a different third of the ranks NCCL_SPLIT_NOCOLOR each time: a NOCOLOR rank
+ * returns at once and splits again, which must not disturb ranks still reading the last split. */
+static void splits_with_nocolor(ncclComm_t comm) {
+    for (int round = 0; round < 12; round++) {
+        int out = (g_rank + round) % 3 == 0, color = g_rank % 2;
+        ncclComm_t sub = (ncclComm_t)1;
+        EXPECT_NCCL(ncclCommSplit(comm, out ? NCCL_SPLIT_NOCOLOR : color, g_rank, &sub, NULL), ncclSuccess);
+        if (out) {
+            CHECK(sub == NULL, "round %d: a NOCOLOR rank got a communicator", round);
+            continue;
+        }
+        int members = 0, below = 0, size = -1, rank = -1;
+        for (int r = 0; r < g_np; r++) {
+            if ((r + round) % 3 == 0 || r % 2 != color) continue;
+            members++;
+            if (r < g_rank) below++;
+        }
+        EXPECT_NCCL(ncclCommCount(sub, &size), ncclSuccess);
+        EXPECT_NCCL(ncclCommUserRank(sub, &rank), ncclSuccess);
+        CHECK(size == members && rank == below, "round %d: size %d rank %d, expected %d and %d", round, size, rank,
+              members, below);
+        EXPECT_NCCL(ncclCommDestroy(sub), ncclSuccess);
+    }
+}
+
 static void scenario_collectives(void) {
     ncclComm_t comm = world();
     if (comm == NULL) return;
@@ -427,6 +452,7 @@ static void scenario_collectives(void) {
     allreduce_all_types(comm, s);
     other_collectives(comm, s);
     split(comm, s);
+    splits_with_nocolor(comm);
     ncclResult_t async = ncclInternalError;
     EXPECT_NCCL(ncclCommGetAsyncError(comm, &async), ncclSuccess);
     CHECK(async == ncclSuccess, "async error %d", async);

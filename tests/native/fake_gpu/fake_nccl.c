@@ -384,8 +384,11 @@ FAKE_API ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async
 
 /* --- split ------------------------------------------------------------------------------ */
 
-/* Host-side collective over the parent: every rank posts (color, key) in the control segment,
- * and the ranks of one color derive the new communicator's id from the parent's and the color. */
+/* Host-side collective over the parent, as in NCCL: every rank, NCCL_SPLIT_NOCOLOR ones included,
+ * posts (color, key) in the control segment and waits until all have; the ranks of one color
+ * then derive the new communicator's id from the parent's, the split's number and the color.
+ * A NOCOLOR rank gets NULL. The entries are double-buffered by split number (rank_slot), so a
+ * rank that returns early and splits again never overwrites what a slower one still reads. */
 FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config) {
     CHECK_COMM(comm, "ncclCommSplit");
     if (newcomm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : newcomm argument is NULL");
@@ -412,8 +415,8 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     }
     uint64_t seq = ++comm->mgmt_seq;
     struct rank_slot *me = slot_of(comm, comm->rank);
-    me->mgmt_color = color;
-    me->mgmt_key = key;
+    me->mgmt_color[seq % 2] = color;
+    me->mgmt_key[seq % 2] = key;
     __atomic_store_n(&me->mgmt_posted, seq, __ATOMIC_RELEASE);
     int64_t deadline = fakegpu_now_ms() + fake_nccl_timeout_ms();
     struct timespec nap = {0, 500000};
@@ -433,9 +436,10 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     int size = 0, rank = 0;
     for (int r = 0; r < comm->nranks; r++) {
         struct rank_slot *o = slot_of(comm, r);
-        if (o->mgmt_color != color) continue;
+        int oc = o->mgmt_color[seq % 2], ok = o->mgmt_key[seq % 2];
+        if (oc != color) continue;
         size++;
-        if (o->mgmt_key < key || (o->mgmt_key == key && r < comm->rank)) rank++;
+        if (ok < key || (ok == key && r < comm->rank)) rank++;
     }
     /* The child id: a hash of the parent id, the split number and the color, as 32 hex digits. */
     uint64_t h1 = 1469598103934665603ull, h2 = 1099511628211ull ^ seq;

@@ -19,7 +19,10 @@ struct rank_slot {
     char node[64];
     uint64_t coll_posted; /* last collective sequence number whose data this rank published */
     uint64_t mgmt_posted; /* last host-side operation (split) it posted */
-    int mgmt_color, mgmt_key;
+    /* Its colour and key for split number mgmt_posted, in entry [number % 2]: a rank that has
+     * finished split k may post split k+1 while a slower one still reads split k's entries, but
+     * cannot post k+2 before that one has posted k+1, i.e. has finished reading. */
+    int mgmt_color[2], mgmt_key[2];
 };
 
 struct shm_ctl {

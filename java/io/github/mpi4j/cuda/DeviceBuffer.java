@@ -10,6 +10,9 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Memory on a CUDA device, allocated by mpi4j ({@code cudaMalloc}) and freed by {@link #close()}.
@@ -29,6 +32,12 @@ import java.nio.ShortBuffer;
  * <p>A slice shares its parent's memory; closing the slice does not free it, and once the parent
  * is closed every use of the slice throws. Every use after {@link #close()} throws
  * {@link IllegalStateException}; arguments out of range throw before anything is queued.
+ *
+ * <p>Open allocations are registered by address: {@link #hold(long)} finds the one that holds a
+ * raw device address (so {@code NcclComm}'s raw-address operations can check extents) and, like
+ * {@link #hold()}, keeps its memory from being freed until the hold is released, even if the
+ * buffer is closed meanwhile. A buffer never closed stays registered (its memory is never freed
+ * either).
  */
 public final class DeviceBuffer implements NativeMemory, AutoCloseable {
     private final Lifetime memory;      // the allocation, shared by the root and its slices
@@ -38,6 +47,12 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
     private final int device;
     private final DeviceBuffer parent;  // null for the allocation itself
     private volatile boolean sliceClosed;
+
+    /**
+     * The open allocations (not slices) by address, so that a raw device address handed to mpi4j
+     * can be traced to the allocation that holds it ({@link #hold(long)}).
+     */
+    private static final ConcurrentSkipListMap<Long, DeviceBuffer> LIVE = new ConcurrentSkipListMap<>();
 
     private DeviceBuffer(Lifetime memory, long base, long offset, long bytes, int device, DeviceBuffer parent) {
         this.memory = memory;
@@ -66,7 +81,9 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
         Cuda.checkDevice("DeviceBuffer.allocate", device);
         long ptr = CudaNative.malloc0(bytes, device);
         Lifetime life = new Lifetime(() -> CudaNative.free0(ptr, device));
-        return new DeviceBuffer(life, ptr, 0, bytes, device, null);
+        DeviceBuffer b = new DeviceBuffer(life, ptr, 0, bytes, device, null);
+        if (ptr != 0 && bytes > 0) LIVE.put(ptr, b);
+        return b;
     }
 
     private static void checkBytes(long bytes) {
@@ -120,7 +137,77 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
         if (parent != null) {
             sliceClosed = true;
         } else {
+            LIVE.remove(base, this);
             memory.close();
+        }
+    }
+
+    // ---- holds: keeping memory alive while queued work uses it ----
+
+    /**
+     * A hold on an allocation's memory: until {@link #close()}, closing the buffer does not free
+     * the memory (the free runs at the last release), so work queued on a stream never runs on
+     * freed memory. {@link #base()}, {@link #size()} and {@link #device()} describe the whole
+     * allocation.
+     */
+    public static final class Hold implements AutoCloseable {
+        private final DeviceBuffer allocation;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Hold(DeviceBuffer allocation) {
+            this.allocation = allocation;
+        }
+
+        /** The allocation's first address. */
+        public long base() {
+            return allocation.base;
+        }
+
+        /** The allocation's bytes. */
+        public long size() {
+            return allocation.bytes;
+        }
+
+        public int device() {
+            return allocation.device;
+        }
+
+        /** Releases the hold (once; later calls do nothing). */
+        @Override
+        public void close() {
+            if (released.compareAndSet(false, true)) allocation.memory.exit();
+        }
+    }
+
+    /**
+     * A hold on this buffer's allocation (of its root, for a slice).
+     *
+     * @throws IllegalStateException if this buffer is closed
+     */
+    public Hold hold() {
+        enter("hold");
+        return new Hold(parent == null ? this : root());
+    }
+
+    private DeviceBuffer root() {
+        DeviceBuffer b = this;
+        while (b.parent != null) b = b.parent;
+        return b;
+    }
+
+    /**
+     * A hold on the open allocation of mpi4j that contains {@code address} (a slice's address
+     * resolves to its allocation), or null when no open {@code DeviceBuffer} contains it: memory
+     * another library allocated, or memory already freed; mpi4j cannot know the extent of those.
+     */
+    public static Hold hold(long address) {
+        while (true) {
+            Map.Entry<Long, DeviceBuffer> e = LIVE.floorEntry(address);
+            if (e == null) return null;
+            DeviceBuffer b = e.getValue();
+            if (address - b.base >= b.bytes) return null;
+            if (b.memory.enter()) return new Hold(b);
+            LIVE.remove(e.getKey(), b); // closed meanwhile: look again
         }
     }
 

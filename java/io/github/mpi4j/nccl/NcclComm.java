@@ -10,7 +10,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongToIntFunction;
+import java.util.concurrent.locks.LockSupport;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.Intracomm;
@@ -25,32 +29,44 @@ import mpi.Op;
  * (real NCCL does not check buffer sizes): counts against the {@link DeviceBuffer}s' sizes,
  * buffers on this communicator's device, roots and peers in range, datatypes and ops that NCCL
  * can do (see {@link #allReduce(DeviceBuffer, DeviceBuffer, long, Datatype, Op)}). The overloads
- * on raw {@code long} device addresses are for frameworks that manage their own memory: they
- * check that an address is device memory of this device, not its extent.
+ * on raw {@code long} device addresses are for frameworks that manage their own memory: an
+ * address inside an open {@link DeviceBuffer} (of any slice) is checked against that
+ * allocation's extent, as a buffer would be; an address mpi4j did not allocate is only checked to
+ * be device memory of this device (its extent cannot be known). The memory of every buffer and
+ * known address an operation uses is kept from being freed (a {@code close()} is deferred) until
+ * the next {@link #sync()} that completes, or an abort or close.
  *
  * <p>Waits ({@link #sync()}, {@link #barrier()}, creation, {@link #close()}) poll
  * {@code ncclCommGetAsyncError} with the deadline {@code MPI4J_TIMEOUT} (seconds, default 600) and
  * abort the communicator on an error or at the deadline: a dead or absent peer gives an
  * {@link NcclException}, never a hang. Any call on a closed or aborted communicator is an
  * {@link IllegalStateException}. One thread at a time may queue operations on a communicator
- * (NCCL's rule); {@link #abort()} may come from any thread.
+ * (NCCL's rule); {@link #abort()} may come from any thread at any time: every native call on the
+ * {@code ncclComm_t} is short and counted, and the abort marks the communicator first (so a wait
+ * on another thread ends at its next poll with an exception), then calls {@code ncclCommAbort}
+ * once no call is in flight, so the handle is never used after it was freed.
  */
 public final class NcclComm implements AutoCloseable {
-    private static final int OPEN = 0;
-    private static final int ABORTED = 1;
-    private static final int CLOSED = 2;
+    private static final long OPEN = 0;
+    private static final long ABORTED = 1;
+    private static final long CLOSED = 2;
+    private static final long CALLS = 0xffff_ffffL;
 
     /** Colour for {@link #split} of a rank that wants no communicator (it gets null). */
     public static final int NO_COLOR = MPI.UNDEFINED;
 
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    /** The state (OPEN, ABORTED, CLOSED) in the high half, native calls in flight in the low half. */
+    private final AtomicLong life = new AtomicLong(OPEN << 32);
+    /** Counted down once ncclCommAbort has returned (after an abort). */
+    private final CountDownLatch aborted = new CountDownLatch(1);
+    private final AtomicBoolean abortStarted = new AtomicBoolean();
     private final long handle;
     private final int rank;
     private final int size;
     private final int device;
     private final CudaStream stream;
-    /** Buffers of queued operations, reachable until the next completed sync. */
-    private final List<Object> pending = new ArrayList<>();
+    /** Holds on the memory of queued operations, released at the next completed sync. */
+    private final List<DeviceBuffer.Hold> holds = new ArrayList<>();
     private DeviceBuffer barrierWord;
 
     private NcclComm(long handle, int rank, int size, int device, CudaStream stream) {
@@ -147,16 +163,21 @@ public final class NcclComm implements AutoCloseable {
     /**
      * Collective over this communicator ({@code ncclCommSplit}): ranks passing the same
      * {@code color} (>= 0) form a new communicator, ordered by {@code key} then by rank, on this
-     * communicator's device. A rank passing {@link #NO_COLOR} takes part and gets null.
+     * communicator's device. Every rank must call it; a rank passing {@link #NO_COLOR} takes part
+     * and gets null.
      */
     public NcclComm split(int color, int key) {
         String what = "NcclComm.split";
         if (color < 0 && color != NO_COLOR) {
             throw new IllegalArgumentException(what + ": color must be >= 0 or NcclComm.NO_COLOR, got " + color);
         }
-        check(what);
-        long child = NcclNative.commSplit0(handle, color == NO_COLOR ? NcclNative.SPLIT_NOCOLOR : color, key, device,
-                false);
+        long h = enter(what);
+        long child;
+        try {
+            child = NcclNative.commSplit0(h, color == NO_COLOR ? NcclNative.SPLIT_NOCOLOR : color, key, device, false);
+        } finally {
+            exit();
+        }
         if (child == 0) return null;
         settle("ncclCommSplit (color " + color + ", key " + key + ")", child, device, System.nanoTime());
         CudaStream s;
@@ -235,11 +256,11 @@ public final class NcclComm implements AutoCloseable {
     }
 
     public boolean isClosed() {
-        return state.get() == CLOSED;
+        return state(life.get()) == CLOSED;
     }
 
     public boolean isAborted() {
-        return state.get() == ABORTED;
+        return state(life.get()) == ABORTED;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -252,18 +273,67 @@ public final class NcclComm implements AutoCloseable {
         return stream.record();
     }
 
+    /** Records {@code event} (of this device) on this communicator's stream, after the operations queued so far. */
+    public void recordEvent(CudaEvent event) {
+        if (event == null) throw new IllegalArgumentException("NcclComm.recordEvent: event is null");
+        check("recordEvent");
+        event.record(stream);
+    }
+
     /** Later operations of this communicator wait until {@code event} (recorded on any stream) has completed. */
     public void waitEvent(CudaEvent event) {
+        if (event == null) throw new IllegalArgumentException("NcclComm.waitEvent: event is null");
         check("waitEvent");
         stream.waitEvent(event);
     }
 
-    /** {@code other} (an external stream) waits until the operations queued on this communicator so far are done. */
+    /**
+     * Later operations of this communicator wait until {@code cudaEvent}, an event another
+     * library made and recorded ({@code cudaEvent_t} as a long, on this device), has completed.
+     */
+    public void waitEvent(long cudaEvent) {
+        if (cudaEvent == 0) throw new IllegalArgumentException("NcclComm.waitEvent: cudaEvent is 0 (no event)");
+        check("waitEvent");
+        stream.waitEvent(CudaEvent.wrap(cudaEvent, device));
+    }
+
+    /**
+     * Later operations of this communicator wait until the work queued so far on {@code other}
+     * (an external stream of this device) is done: an event recorded there, waited on here.
+     */
+    public void waitStream(CudaStream other) {
+        if (other == null) throw new IllegalArgumentException("NcclComm.waitStream: other is null");
+        checkDevice("NcclComm.waitStream", "other", other.device());
+        check("waitStream");
+        try (CudaEvent e = other.record()) {
+            stream.waitEvent(e);
+        }
+    }
+
+    /** {@link #waitStream(CudaStream)} for a {@code cudaStream_t} of another library (0: the legacy default stream). */
+    public void waitStream(long cudaStream) {
+        waitStream(CudaStream.wrap(cudaStream, device));
+    }
+
+    /** {@code other} (an external stream of this device) waits until the operations queued on this communicator so far are done. */
     public void makeStreamWait(CudaStream other) {
         if (other == null) throw new IllegalArgumentException("NcclComm.makeStreamWait: other is null");
+        checkDevice("NcclComm.makeStreamWait", "other", other.device());
         check("makeStreamWait");
         try (CudaEvent e = stream.record()) {
             other.waitEvent(e);
+        }
+    }
+
+    /** {@link #makeStreamWait(CudaStream)} for a {@code cudaStream_t} of another library (0: the legacy default stream). */
+    public void makeStreamWait(long cudaStream) {
+        makeStreamWait(CudaStream.wrap(cudaStream, device));
+    }
+
+    private void checkDevice(String what, String arg, int d) {
+        if (d != device) {
+            throw new IllegalArgumentException(what + ": " + arg + " is on device " + d + ", the communicator's device is "
+                    + device);
         }
     }
 
@@ -281,10 +351,11 @@ public final class NcclComm implements AutoCloseable {
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         int o = NcclTypes.op(what, op);
         long bytes = bytes(what, count, t);
-        long s = buffer(what, "send", send, bytes);
-        long r = buffer(what, "recv", recv, bytes);
         check(what);
-        queued(what, NcclNative.allReduce0(s, r, count, t.ncclType, o, handle, stream.handle(), device), send, recv);
+        Holds k = new Holds();
+        long s = k.buffer(what, "send", send, bytes);
+        long r = k.buffer(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.allReduce0(s, r, count, t.ncclType, o, h, stream.handle(), device));
     }
 
     /** Root's {@code buf} ({@code count} elements of any fixed-size predefined type) to every rank's. */
@@ -292,11 +363,11 @@ public final class NcclComm implements AutoCloseable {
         String what = "NcclComm.broadcast";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
         long bytes = bytes(what, count, t);
-        long b = buffer(what, "buf", buf, bytes);
         checkRank(what, "root", root);
         check(what);
-        queued(what, NcclNative.broadcast0(b, b, count * t.factor, t.ncclType, root, handle, stream.handle(), device),
-                buf);
+        Holds k = new Holds();
+        long b = k.buffer(what, "buf", buf, bytes);
+        call(what, k, h -> NcclNative.broadcast0(b, b, count * t.factor, t.ncclType, root, h, stream.handle(), device));
     }
 
     /** The reduction of every rank's {@code send} into root's {@code recv} ({@code recv} may be null elsewhere). */
@@ -306,10 +377,11 @@ public final class NcclComm implements AutoCloseable {
         int o = NcclTypes.op(what, op);
         long bytes = bytes(what, count, t);
         checkRank(what, "root", root);
-        long s = buffer(what, "send", send, bytes);
-        long r = recv == null && rank != root ? 0 : buffer(what, "recv", recv, bytes);
         check(what);
-        queued(what, NcclNative.reduce0(s, r, count, t.ncclType, o, root, handle, stream.handle(), device), send, recv);
+        Holds k = new Holds();
+        long s = k.buffer(what, "send", send, bytes);
+        long r = recv == null && rank != root ? 0 : k.buffer(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.reduce0(s, r, count, t.ncclType, o, root, h, stream.handle(), device));
     }
 
     /** Every rank's {@code send} ({@code sendCount} elements) into {@code recv}, in rank order. */
@@ -317,11 +389,12 @@ public final class NcclComm implements AutoCloseable {
         String what = "NcclComm.allGather";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
         long bytes = bytes(what, sendCount, t);
-        long s = buffer(what, "send", send, bytes);
-        long r = buffer(what, "recv", recv, times(what, bytes, size));
+        long total = times(what, bytes, size);
         check(what);
-        queued(what, NcclNative.allGather0(s, r, sendCount * t.factor, t.ncclType, handle, stream.handle(), device),
-                send, recv);
+        Holds k = new Holds();
+        long s = k.buffer(what, "send", send, bytes);
+        long r = k.buffer(what, "recv", recv, total);
+        call(what, k, h -> NcclNative.allGather0(s, r, sendCount * t.factor, t.ncclType, h, stream.handle(), device));
     }
 
     /** The reduction of every rank's {@code send} ({@code recvCount × size} elements), block {@code rank} into {@code recv}. */
@@ -330,112 +403,133 @@ public final class NcclComm implements AutoCloseable {
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         int o = NcclTypes.op(what, op);
         long bytes = bytes(what, recvCount, t);
-        long s = buffer(what, "send", send, times(what, bytes, size));
-        long r = buffer(what, "recv", recv, bytes);
+        long total = times(what, bytes, size);
         check(what);
-        queued(what, NcclNative.reduceScatter0(s, r, recvCount, t.ncclType, o, handle, stream.handle(), device),
-                send, recv);
+        Holds k = new Holds();
+        long s = k.buffer(what, "send", send, total);
+        long r = k.buffer(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.reduceScatter0(s, r, recvCount, t.ncclType, o, h, stream.handle(), device));
     }
 
     /** Sends {@code count} elements of {@code buf} to {@code peer} (completes with the matching {@link #recv}). */
     public void send(DeviceBuffer buf, long count, Datatype type, int peer) {
         String what = "NcclComm.send";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long b = buffer(what, "buf", buf, bytes(what, count, t));
+        long bytes = bytes(what, count, t);
         checkRank(what, "peer", peer);
         check(what);
-        queued(what, NcclNative.send0(b, count * t.factor, t.ncclType, peer, handle, stream.handle(), device), buf);
+        Holds k = new Holds();
+        long b = k.buffer(what, "buf", buf, bytes);
+        call(what, k, h -> NcclNative.send0(b, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
     }
 
     /** Receives {@code count} elements from {@code peer} into {@code buf}. */
     public void recv(DeviceBuffer buf, long count, Datatype type, int peer) {
         String what = "NcclComm.recv";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long b = buffer(what, "buf", buf, bytes(what, count, t));
+        long bytes = bytes(what, count, t);
         checkRank(what, "peer", peer);
         check(what);
-        queued(what, NcclNative.recv0(b, count * t.factor, t.ncclType, peer, handle, stream.handle(), device), buf);
+        Holds k = new Holds();
+        long b = k.buffer(what, "buf", buf, bytes);
+        call(what, k, h -> NcclNative.recv0(b, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
     }
 
     // ---------------------------------------------------------------------------------------
     // The same on raw device addresses
     // ---------------------------------------------------------------------------------------
 
+    /** {@link #allReduce(DeviceBuffer, DeviceBuffer, long, Datatype, Op)} on device addresses ({@code count} elements each). */
     public void allReduce(long send, long recv, long count, Datatype type, Op op) {
         String what = "NcclComm.allReduce";
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         int o = NcclTypes.op(what, op);
-        bytes(what, count, t);
-        address(what, "send", send, count);
-        address(what, "recv", recv, count);
+        long bytes = bytes(what, count, t);
         check(what);
-        queued(what, NcclNative.allReduce0(send, recv, count, t.ncclType, o, handle, stream.handle(), device));
+        Holds k = new Holds();
+        k.address(what, "send", send, bytes);
+        k.address(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.allReduce0(send, recv, count, t.ncclType, o, h, stream.handle(), device));
     }
 
+    /** Root's {@code send} into every rank's {@code recv} ({@code send} is read at the root only). */
     public void broadcast(long send, long recv, long count, Datatype type, int root) {
         String what = "NcclComm.broadcast";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        bytes(what, count, t);
+        long bytes = bytes(what, count, t);
         checkRank(what, "root", root);
-        if (rank == root) address(what, "send", send, count);
-        address(what, "recv", recv, count);
         check(what);
-        queued(what, NcclNative.broadcast0(send, recv, count * t.factor, t.ncclType, root, handle, stream.handle(),
+        Holds k = new Holds();
+        if (rank == root) k.address(what, "send", send, bytes);
+        k.address(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.broadcast0(send, recv, count * t.factor, t.ncclType, root, h, stream.handle(),
                 device));
     }
 
+    /** The reduction of every rank's {@code send} into root's {@code recv} ({@code recv} is used at the root only). */
     public void reduce(long send, long recv, long count, Datatype type, Op op, int root) {
         String what = "NcclComm.reduce";
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         int o = NcclTypes.op(what, op);
-        bytes(what, count, t);
+        long bytes = bytes(what, count, t);
         checkRank(what, "root", root);
-        address(what, "send", send, count);
-        if (rank == root) address(what, "recv", recv, count);
         check(what);
-        queued(what, NcclNative.reduce0(send, recv, count, t.ncclType, o, root, handle, stream.handle(), device));
+        Holds k = new Holds();
+        k.address(what, "send", send, bytes);
+        if (rank == root) k.address(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.reduce0(send, recv, count, t.ncclType, o, root, h, stream.handle(), device));
     }
 
+    /** Every rank's {@code send} ({@code sendCount} elements) into {@code recv} ({@code sendCount × size} elements). */
     public void allGather(long send, long recv, long sendCount, Datatype type) {
         String what = "NcclComm.allGather";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        bytes(what, sendCount, t);
-        address(what, "send", send, sendCount);
-        address(what, "recv", recv, sendCount);
+        long bytes = bytes(what, sendCount, t);
+        long total = times(what, bytes, size);
         check(what);
-        queued(what, NcclNative.allGather0(send, recv, sendCount * t.factor, t.ncclType, handle, stream.handle(),
+        Holds k = new Holds();
+        k.address(what, "send", send, bytes);
+        k.address(what, "recv", recv, total);
+        call(what, k, h -> NcclNative.allGather0(send, recv, sendCount * t.factor, t.ncclType, h, stream.handle(),
                 device));
     }
 
+    /** The reduction of every rank's {@code send} ({@code recvCount × size} elements), block {@code rank} into {@code recv}. */
     public void reduceScatter(long send, long recv, long recvCount, Datatype type, Op op) {
         String what = "NcclComm.reduceScatter";
         NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
         int o = NcclTypes.op(what, op);
-        bytes(what, recvCount, t);
-        address(what, "send", send, recvCount);
-        address(what, "recv", recv, recvCount);
+        long bytes = bytes(what, recvCount, t);
+        long total = times(what, bytes, size);
         check(what);
-        queued(what, NcclNative.reduceScatter0(send, recv, recvCount, t.ncclType, o, handle, stream.handle(), device));
+        Holds k = new Holds();
+        k.address(what, "send", send, total);
+        k.address(what, "recv", recv, bytes);
+        call(what, k, h -> NcclNative.reduceScatter0(send, recv, recvCount, t.ncclType, o, h, stream.handle(), device));
     }
 
+    /** Sends {@code count} elements from device address {@code buf} to {@code peer}. */
     public void send(long buf, long count, Datatype type, int peer) {
         String what = "NcclComm.send";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        bytes(what, count, t);
+        long bytes = bytes(what, count, t);
         checkRank(what, "peer", peer);
-        address(what, "buf", buf, count);
         check(what);
-        queued(what, NcclNative.send0(buf, count * t.factor, t.ncclType, peer, handle, stream.handle(), device));
+        Holds k = new Holds();
+        k.address(what, "buf", buf, bytes);
+        call(what, k, h -> NcclNative.send0(buf, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
     }
 
+    /** Receives {@code count} elements from {@code peer} at device address {@code buf}. */
     public void recv(long buf, long count, Datatype type, int peer) {
         String what = "NcclComm.recv";
         NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        bytes(what, count, t);
+        long bytes = bytes(what, count, t);
         checkRank(what, "peer", peer);
-        address(what, "buf", buf, count);
         check(what);
-        queued(what, NcclNative.recv0(buf, count * t.factor, t.ncclType, peer, handle, stream.handle(), device));
+        Holds k = new Holds();
+        k.address(what, "buf", buf, bytes);
+        call(what, k, h -> NcclNative.recv0(buf, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -457,19 +551,30 @@ public final class NcclComm implements AutoCloseable {
         GROUP.get().depth++;
     }
 
-    /** Ends this thread's group ({@code ncclGroupEnd}) and waits until its operations are queued. */
+    /**
+     * Ends this thread's group ({@code ncclGroupEnd}) and waits until its operations are queued.
+     * A communicator used in an open group counts as in use until here, so an abort from another
+     * thread waits for the group's end before it frees the {@code ncclComm_t}.
+     */
     public static void groupEnd() {
         Group g = GROUP.get();
         if (g.depth == 0) throw new IllegalStateException("NcclComm.groupEnd: no group was started on this thread");
         int rc;
+        List<NcclComm> used;
         try {
             rc = NcclNative.groupEnd0();
         } finally {
             g.depth--;
+            used = new ArrayList<>(g.comms);
+            if (g.depth == 0) {
+                g.comms.clear();
+                for (NcclComm c : used) {
+                    c.exit();
+                    if (c.isAborted()) c.abortNative(); // an abort() from inside the group
+                }
+            }
         }
         if (g.depth > 0) return;
-        List<NcclComm> used = new ArrayList<>(g.comms);
-        g.comms.clear();
         if (rc == NcclNative.IN_PROGRESS) {
             for (NcclComm c : used) c.settleOrAbort("ncclGroupEnd");
         }
@@ -482,55 +587,58 @@ public final class NcclComm implements AutoCloseable {
     /**
      * Waits until every operation queued on this communicator is done. Polls the communicator's
      * asynchronous error; on an error, or when {@code MPI4J_TIMEOUT} passes, aborts the
-     * communicator and throws an {@link NcclException}.
+     * communicator and throws an {@link NcclException}; if another thread aborts or closes the
+     * communicator meanwhile, throws an {@link IllegalStateException} at the next poll.
      */
     public void sync() {
         String what = "NcclComm.sync (rank " + rank + " of " + size + ")";
         check("sync");
-        long deadline = NcclDeadline.from(System.nanoTime());
-        for (int poll = 0; ; poll++) {
-            if (state.get() != OPEN) throw new IllegalStateException(what + ": aborted while waiting");
-            int s = NcclNative.asyncError0(handle);
-            if (s != NcclNative.SUCCESS && s != NcclNative.IN_PROGRESS) {
-                NcclException e = asyncFailure(what, s, handle);
-                abort();
-                throw e;
-            }
-            if (stream.query()) {
-                synchronized (pending) {
-                    pending.clear();
-                }
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                abort();
-                throw NcclException.deadline(what, NcclDeadline.seconds());
-            }
-            NcclDeadline.pause(poll);
-        }
+        await(what, true);
+        releaseHolds();
     }
 
     /** Returns once every rank has called it (an all-reduce of one word, then {@link #sync()}). */
     public void barrier() {
-        check("barrier");
+        String what = "NcclComm.barrier";
+        check(what);
         if (barrierWord == null) barrierWord = DeviceBuffer.allocate(4, device);
-        queued("NcclComm.barrier", NcclNative.allReduce0(barrierWord.address(), barrierWord.address(), 1,
-                NcclNative.INT32, NcclNative.SUM, handle, stream.handle(), device));
+        long w = barrierWord.address();
+        call(what, new Holds(), h -> NcclNative.allReduce0(w, w, 1, NcclNative.INT32, NcclNative.SUM, h,
+                stream.handle(), device));
         sync();
     }
 
     /**
      * Aborts the communicator ({@code ncclCommAbort}): queued operations end without effect, and
-     * every later call except {@link #close()} throws. Any thread may call it; idempotent.
+     * every later call except {@link #close()} throws. Any thread may call it, also while another
+     * thread waits or queues on this communicator: the state changes first (a wait elsewhere ends
+     * at its next poll), NCCL's abort runs once no native call on the communicator is in flight.
+     * Idempotent.
      */
     public void abort() {
-        if (!state.compareAndSet(OPEN, ABORTED)) return;
+        long s;
+        do {
+            s = life.get();
+            if (state(s) != OPEN) return;
+        } while (!life.compareAndSet(s, (ABORTED << 32) | (s & CALLS)));
+        // This thread's own open group holds the communicator: NCCL's abort runs at its groupEnd.
+        if (!GROUP.get().comms.contains(this)) abortNative();
+    }
+
+    /** ncclCommAbort, exactly once, when no native call is in flight; others wait for it. */
+    private void abortNative() {
+        if (!abortStarted.compareAndSet(false, true)) {
+            awaitAbort();
+            return;
+        }
+        quiesce();
         try {
             NcclNative.commAbort0(handle, device);
+        } catch (RuntimeException e) {
+            // Aborting a broken communicator: the abort is what was asked; nothing is left to do.
         } finally {
-            synchronized (pending) {
-                pending.clear();
-            }
+            aborted.countDown();
+            releaseHolds();
         }
     }
 
@@ -541,18 +649,28 @@ public final class NcclComm implements AutoCloseable {
      */
     @Override
     public void close() {
-        int was = state.getAndSet(CLOSED);
-        if (was == CLOSED) return;
+        if (GROUP.get().comms.contains(this)) {
+            throw new IllegalStateException("NcclComm.close: " + this + " is used in this thread's open group; call"
+                    + " groupEnd() first");
+        }
+        long s;
+        do {
+            s = life.get();
+            if (state(s) == CLOSED) return;
+        } while (!life.compareAndSet(s, (CLOSED << 32) | (s & CALLS)));
         try {
-            if (was == OPEN) {
+            if (state(s) == OPEN) {
+                quiesce();
                 int rc = NcclNative.commFinalize0(handle, device);
-                if (rc == NcclNative.IN_PROGRESS) settle("ncclCommFinalize (rank " + rank + ")", handle, device, System.nanoTime());
+                if (rc == NcclNative.IN_PROGRESS) {
+                    settle("ncclCommFinalize (rank " + rank + ")", handle, device, System.nanoTime());
+                }
                 NcclNative.commDestroy0(handle, device);
+            } else {
+                awaitAbort();
             }
         } finally {
-            synchronized (pending) {
-                pending.clear();
-            }
+            releaseHolds();
             if (barrierWord != null) barrierWord.close();
             stream.close();
         }
@@ -560,9 +678,99 @@ public final class NcclComm implements AutoCloseable {
 
     @Override
     public String toString() {
-        int s = state.get();
+        long s = state(life.get());
         return "NcclComm[rank " + rank + " of " + size + ", device " + device
                 + (s == CLOSED ? ", closed" : s == ABORTED ? ", aborted" : "") + "]";
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The life of the ncclComm_t across threads
+    // ---------------------------------------------------------------------------------------
+
+    private static long state(long word) {
+        return word >>> 32;
+    }
+
+    /** Counts a native call on the handle in; the caller must {@link #exit()}. Throws if not open. */
+    private long enter(String what) {
+        if (!tryEnter()) throw notOpen(what, state(life.get()));
+        return handle;
+    }
+
+    private void exit() {
+        life.decrementAndGet();
+    }
+
+    /** {@link #enter} that says false instead of throwing. */
+    private boolean tryEnter() {
+        while (true) {
+            long s = life.get();
+            if (state(s) != OPEN) return false;
+            if (life.compareAndSet(s, s + 1)) return true;
+        }
+    }
+
+    /** Waits until no native call is in flight (they are short: nothing blocks inside one). */
+    private void quiesce() {
+        for (int spin = 0; (life.get() & CALLS) != 0; spin++) {
+            if (spin < 100) Thread.onSpinWait();
+            else LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /** Waits until the abort that another thread started has called ncclCommAbort. */
+    private void awaitAbort() {
+        try {
+            aborted.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Polls until this communicator's stream is idle and its state ready ({@code waitForStream}
+     * true) or only its state is ready, with the deadline; on an error or at the deadline, aborts
+     * it and throws.
+     */
+    private void await(String what, boolean waitForStream) {
+        NcclDeadline.Probe probe = new NcclDeadline.Probe() {
+            @Override
+            public boolean open() {
+                return state(life.get()) == OPEN;
+            }
+
+            @Override
+            public boolean done() {
+                return !waitForStream || stream.query();
+            }
+
+            @Override
+            public int asyncError() {
+                long h = enter(what);
+                try {
+                    return NcclNative.asyncError0(h);
+                } finally {
+                    exit();
+                }
+            }
+        };
+        int rc = NcclDeadline.await(probe, NcclDeadline.from(System.nanoTime()));
+        if (rc == NcclNative.SUCCESS) return;
+        if (rc == NcclDeadline.STOPPED) throw notOpen(what + " (while waiting)", state(life.get()));
+        RuntimeException e;
+        if (rc == NcclException.DEADLINE) {
+            e = NcclException.deadline(what, NcclDeadline.seconds());
+        } else if (tryEnter()) { // NCCL's last error, while the handle is valid
+            try {
+                e = asyncFailure(what, rc, handle);
+            } finally {
+                exit();
+            }
+        } else {
+            e = new NcclException(what, rc, NcclNative.errorString0(rc), null);
+        }
+        abort();
+        throw e;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -570,10 +778,12 @@ public final class NcclComm implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
 
     private void check(String what) {
-        int s = state.get();
-        if (s != OPEN) {
-            throw new IllegalStateException(what + ": " + this + " is " + (s == CLOSED ? "closed" : "aborted"));
-        }
+        long s = state(life.get());
+        if (s != OPEN) throw notOpen(what, s);
+    }
+
+    private IllegalStateException notOpen(String what, long s) {
+        return new IllegalStateException(what + ": " + this + " is " + (s == CLOSED ? "closed" : "aborted"));
     }
 
     private void checkRank(String what, String arg, int r) {
@@ -596,54 +806,136 @@ public final class NcclComm implements AutoCloseable {
         }
     }
 
-    /** The address of {@code buf}, after checking it is open, on this device and holds {@code bytes}. */
-    private long buffer(String what, String arg, DeviceBuffer buf, long bytes) {
-        if (buf == null) throw new IllegalArgumentException(what + ": " + arg + " is null");
-        if (buf.isClosed()) throw new IllegalStateException(what + ": " + arg + " " + buf + " is closed");
-        if (buf.device() != device) {
-            throw new IllegalArgumentException(what + ": " + arg + " is memory of device " + buf.device()
-                    + ", the communicator's device is " + device);
+    /**
+     * The holds one operation takes while its arguments are checked, then the entry on the
+     * communicator: on any failure before the operation is queued, all are let go.
+     */
+    private final class Holds {
+        private final List<DeviceBuffer.Hold> taken = new ArrayList<>(2);
+        /** The address of {@code buf}, after checking it is open, on this device and holds {@code bytes}. */
+        long buffer(String what, String arg, DeviceBuffer buf, long bytes) {
+            try {
+                if (buf == null) throw new IllegalArgumentException(what + ": " + arg + " is null");
+                if (buf.isClosed()) throw new IllegalStateException(what + ": " + arg + " " + buf + " is closed");
+                if (buf.device() != device) {
+                    throw new IllegalArgumentException(what + ": " + arg + " is memory of device " + buf.device()
+                            + ", the communicator's device is " + device);
+                }
+                if (bytes > buf.size()) {
+                    throw new IllegalArgumentException(what + ": " + arg + " holds " + buf.size()
+                            + " bytes, the operation needs " + bytes);
+                }
+                taken.add(buf.hold());
+                return buf.address();
+            } catch (RuntimeException e) {
+                undo();
+                throw e;
+            }
         }
-        if (bytes > buf.size()) {
-            throw new IllegalArgumentException(what + ": " + arg + " holds " + buf.size() + " bytes, the operation needs "
-                    + bytes);
+
+        /**
+         * Checks a raw address: inside an open {@link DeviceBuffer}, that allocation's device and
+         * extent ({@code bytes} from the address); otherwise that it is device memory of this
+         * device (the extent of memory mpi4j did not allocate cannot be known).
+         */
+        void address(String what, String arg, long address, long bytes) {
+            try {
+                if (bytes == 0) return;
+                if (address == 0) throw new IllegalArgumentException(what + ": " + arg + " is address 0");
+                DeviceBuffer.Hold a = DeviceBuffer.hold(address);
+                if (a != null) {
+                    taken.add(a);
+                    String at = what + ": " + arg + " 0x" + Long.toHexString(address);
+                    if (a.device() != device) {
+                        throw new IllegalArgumentException(at + " is memory of device " + a.device()
+                                + ", the communicator needs memory of device " + device);
+                    }
+                    long left = a.size() - (address - a.base());
+                    if (bytes > left) {
+                        throw new IllegalArgumentException(at + " lies in an allocation of " + a.size() + " bytes at 0x"
+                                + Long.toHexString(a.base()) + " that has " + left + " bytes from there, the operation"
+                                + " needs " + bytes);
+                    }
+                    return;
+                }
+                int d = Cuda.deviceOf(address);
+                if (d != device) {
+                    throw new IllegalArgumentException(what + ": " + arg + " 0x" + Long.toHexString(address) + " is "
+                            + (d == NativeMemory.HOST ? "host memory" : "memory of device " + d)
+                            + ", the communicator needs memory of device " + device);
+                }
+            } catch (RuntimeException e) {
+                undo();
+                throw e;
+            }
         }
-        return buf.address();
+
+        /** Enters the communicator for the native call (the holds are let go if it is not open). */
+        long enter(String what) {
+            try {
+                return NcclComm.this.enter(what);
+            } catch (RuntimeException e) {
+                undo();
+                throw e;
+            }
+        }
+
+        private void undo() {
+            for (DeviceBuffer.Hold x : taken) x.close();
+            taken.clear();
+        }
     }
 
-    /** Checks that a raw address is device memory of this device (its extent cannot be known). */
-    private void address(String what, String arg, long address, long count) {
-        if (count == 0) return;
-        if (address == 0) throw new IllegalArgumentException(what + ": " + arg + " is address 0");
-        int d = Cuda.deviceOf(address);
-        if (d != device) {
-            throw new IllegalArgumentException(what + ": " + arg + " 0x" + Long.toHexString(address) + " is "
-                    + (d == NativeMemory.HOST ? "host memory" : "memory of device " + d)
-                    + ", the communicator needs memory of device " + device);
-        }
-    }
-
-    /** After an operation was queued: keeps its buffers reachable, waits if NCCL said in progress. */
-    private void queued(String what, int rc, Object... keep) {
-        synchronized (pending) {
-            for (Object o : keep) if (o != null) pending.add(o);
-        }
+    /**
+     * After the native call of an operation: keeps its holds until the next completed sync, leaves the
+     * communicator (in a group: at groupEnd), and waits if NCCL said in progress.
+     */
+    private void queued(String what, Holds k, int rc) {
         Group g = GROUP.get();
-        if (g.depth > 0) {
-            g.comms.add(this);
-        } else if (rc == NcclNative.IN_PROGRESS) {
-            settleOrAbort(what);
+        boolean many;
+        synchronized (holds) {
+            holds.addAll(k.taken);
+            many = holds.size() >= 4096;
         }
+        k.taken.clear();
+        // A program that queues without syncing: once the stream is idle, every hold can go.
+        if (many && stream.query()) releaseHolds();
+        if (g.depth > 0 && g.comms.add(this)) {
+            // The group keeps this entry until groupEnd.
+        } else {
+            exit();
+        }
+        if (g.depth == 0 && rc == NcclNative.IN_PROGRESS) settleOrAbort(what);
+    }
+
+    /**
+     * Runs an operation's native call on the handle inside an entry on the communicator (the
+     * holds and the entry are let go if it throws), then {@link #queued}.
+     */
+    private void call(String what, Holds k, LongToIntFunction op) {
+        long h = k.enter(what);
+        int rc;
+        try {
+            rc = op.applyAsInt(h);
+        } catch (RuntimeException e) {
+            k.undo();
+            exit();
+            throw e;
+        }
+        queued(what, k, rc);
+    }
+
+    private void releaseHolds() {
+        List<DeviceBuffer.Hold> done;
+        synchronized (holds) {
+            done = new ArrayList<>(holds);
+            holds.clear();
+        }
+        for (DeviceBuffer.Hold x : done) x.close();
     }
 
     private void settleOrAbort(String what) {
-        if (state.get() != OPEN) return;
-        try {
-            settle(what + " (rank " + rank + ")", handle, device, System.nanoTime());
-        } catch (RuntimeException e) {
-            // settle aborted the NCCL communicator; record it so later calls say so.
-            state.compareAndSet(OPEN, ABORTED);
-            throw e;
-        }
+        if (state(life.get()) != OPEN) return;
+        await(what + " (rank " + rank + ")", false);
     }
 }

@@ -34,4 +34,71 @@ public class NcclFaultSuite {
             assertThrows(IllegalStateException.class, () -> c.allReduce(d, d, 16, MPI.INT, MPI.SUM));
         }
     }
+
+    /**
+     * abort() from another thread while this one waits in sync() on an operation that cannot
+     * complete (rank 1 never takes part): the wait ends promptly, long before the deadline, with
+     * an exception (the abort seen at the next poll, or NCCL's remote error once a peer's own
+     * abort was seen first); no crash, and every later call is refused.
+     */
+    @RankTest(minSize = 2)
+    public void anAbortFromAnotherThreadEndsAWaitingSyncPromptly(Intracomm comm) throws Exception {
+        try (NcclComm c = NcclComm.create(comm); DeviceBuffer d = DeviceBuffer.allocate(64, c.getDevice())) {
+            d.copyFrom(new int[16]);
+            c.allReduce(d, d, 16, MPI.INT, MPI.SUM);
+            Throwable[] thrown = new Throwable[1];
+            long[] ended = new long[1];
+            Thread waiter = new Thread(() -> {
+                try {
+                    c.sync();
+                } catch (Throwable t) {
+                    thrown[0] = t;
+                } finally {
+                    ended[0] = System.nanoTime();
+                }
+            }, "sync-waiter");
+            waiter.start();
+            Thread.sleep(300); // the waiter is polling by now
+            long abortAt = System.nanoTime();
+            c.abort();
+            waiter.join(TIMEOUT_S * 2000L);
+            assertTrue(!waiter.isAlive(), "the waiting sync ended");
+            double took = (ended[0] - abortAt) / 1e9;
+            assertTrue(took < TIMEOUT_S / 2.0, "the sync ended " + took + " s after the abort");
+            assertTrue(thrown[0] instanceof IllegalStateException || thrown[0] instanceof NcclException,
+                    "the waiting sync threw " + thrown[0]);
+            assertTrue(c.isAborted(), "aborted");
+            assertThrows(IllegalStateException.class, () -> c.allReduce(d, d, 16, MPI.INT, MPI.SUM));
+            assertThrows(IllegalStateException.class, c::sync);
+        }
+    }
+
+    /** Aborts racing operations queued from another thread: each operation either is queued or throws IllegalStateException; no crash. */
+    @RankTest(minSize = 2)
+    public void anAbortRacingOperationsOnAnotherThreadNeverCrashes(Intracomm comm) throws Exception {
+        try (NcclComm c = NcclComm.create(comm); DeviceBuffer d = DeviceBuffer.allocate(64, c.getDevice())) {
+            d.copyFrom(new int[16]);
+            Throwable[] unexpected = new Throwable[1];
+            int[] queued = new int[1];
+            Thread worker = new Thread(() -> {
+                try {
+                    while (true) {
+                        c.allReduce(d, d, 16, MPI.INT, MPI.SUM);
+                        queued[0]++;
+                    }
+                } catch (IllegalStateException expected) {
+                    // aborted: the end of the loop
+                } catch (Throwable t) {
+                    unexpected[0] = t;
+                }
+            }, "queuer");
+            worker.start();
+            Thread.sleep(100);
+            c.abort();
+            worker.join(TIMEOUT_S * 2000L);
+            assertTrue(!worker.isAlive(), "the queuing thread ended");
+            assertTrue(unexpected[0] == null, "the queuing thread threw " + unexpected[0]);
+            assertTrue(queued[0] > 0, "some operations were queued before the abort");
+        }
+    }
 }

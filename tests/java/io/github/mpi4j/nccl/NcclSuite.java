@@ -2,6 +2,7 @@ package io.github.mpi4j.nccl;
 
 import static io.github.mpi4j.nccl.Expect.assertArrayEquals;
 import static io.github.mpi4j.nccl.Expect.assertEquals;
+import static io.github.mpi4j.nccl.Expect.assertNull;
 import static io.github.mpi4j.nccl.Expect.assertThrows;
 import static io.github.mpi4j.nccl.Expect.assertTrue;
 
@@ -11,6 +12,7 @@ import io.github.mpi4j.testing.OffHeap;
 import io.github.mpi4j.testing.RankTest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.IntPredicate;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
@@ -232,11 +234,67 @@ public class NcclSuite {
             } finally {
                 half.close();
             }
-            // A NO_COLOR split (a rank that gets null) is not run here: with it, the fake's next
-            // split in the same process did not find its peers (a later NcclComm's split timed
-            // out); to be looked into in the fake before it is tested.
             assertThrows(IllegalArgumentException.class, () -> c.split(-5, 0));
         }
+    }
+
+    /** The sum of {@code q} over the ranks q of 0..n-1 that {@code member} accepts. */
+    private static int sumOf(int n, IntPredicate member) {
+        int sum = 0;
+        for (int q = 0; q < n; q++) if (member.test(q)) sum += q;
+        return sum;
+    }
+
+    /** Allreduces this rank's number over {@code c}; returns the sum. */
+    private static int sumOfRanks(NcclComm c, int mine) {
+        try (DeviceBuffer d = ints(c, new int[] {mine})) {
+            c.allReduce(d, d, 1, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[1];
+            d.copyTo(got);
+            return got[0];
+        }
+    }
+
+    /**
+     * ncclCommSplit is collective over the parent, NO_COLOR ranks included (they get null):
+     * splits in a row where some ranks opt out, each checked, then a collective on the last one
+     * and on the parent. (The fake's colours of one split were overwritten by a fast rank's next
+     * split before a slow rank had read them: a NO_COLOR rank, which returns at once, made later
+     * splits fail or hang.)
+     */
+    @RankTest
+    public void noColorRanksGetNullAndLaterSplitsAndCollectivesStillWork(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize();
+        try (NcclComm c = NcclComm.create(comm)) {
+            for (int round = 0; round < 8; round++) {
+                int k = round;
+                // A different third of the ranks opts out each round; the others split by parity.
+                IntPredicate out = q -> (q + k) % 3 == 0;
+                IntPredicate same = q -> !out.test(q) && q % 2 == r % 2;
+                NcclComm part = c.split(out.test(r) ? NcclComm.NO_COLOR : r % 2, k % 2 == 0 ? r : -r);
+                if (out.test(r)) {
+                    assertNull(part);
+                    continue;
+                }
+                try {
+                    int below = countOf(r, same), above = countOf(n, same) - below - 1;
+                    assertEquals(countOf(n, same), part.getSize(), "round " + k + ": size");
+                    assertEquals(k % 2 == 0 ? below : above, part.getRank(), "round " + k + ": rank");
+                    if (k == 7) assertEquals(sumOf(n, same), sumOfRanks(part, r), "round 7: sum of its parent ranks");
+                } finally {
+                    part.close();
+                }
+            }
+            assertEquals(n * (n - 1) / 2, sumOfRanks(c, r), "parent after the splits");
+        }
+    }
+
+    /** How many of 0..limit-1 {@code member} accepts. */
+    private static int countOf(int limit, IntPredicate member) {
+        int k = 0;
+        for (int q = 0; q < limit; q++) if (member.test(q)) k++;
+        return k;
     }
 
     @RankTest
@@ -347,6 +405,156 @@ public class NcclSuite {
             d.copyToAsync(out, ext);
             ext.synchronize(); // no c.sync(): the event orders the copy after the all-reduce
             for (int i = 0; i < len; i++) assertEquals(n * (n - 1) / 2 + n * i, out.getInt(4 * i), "element " + i);
+            c.sync();
+        }
+    }
+
+    @RankTest
+    public void rawAddressesInsideABufferAreCheckedAgainstItsAllocation(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 10;
+        try (NcclComm c = NcclComm.create(comm); DeviceBuffer whole = DeviceBuffer.allocate(4L * len * n, c.getDevice())) {
+            // A slice's address resolves to the allocation: 3 ints from element 7 of 10*n fit, the
+            // end of the allocation is the limit, not the slice's.
+            DeviceBuffer tail = whole.slice(4L * (len * n - 3), 12);
+            tail.copyFrom(new int[] {r, r + 1, r + 2});
+            c.allReduce(tail.address(), tail.address(), 3, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[3];
+            tail.copyTo(got);
+            int s = n * (n - 1) / 2;
+            assertArrayEquals(new int[] {s, s + n, s + 2 * n}, got, "allreduce at a slice's address");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> c.allReduce(tail.address(), tail.address(), 4, MPI.INT, MPI.SUM));
+            assertTrue(e.getMessage().contains("needs 16"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> c.allReduce(whole.address() + 8, whole.address(), len * n - 1, MPI.INT, MPI.SUM));
+            assertTrue(e.getMessage().contains("send"), e.getMessage());
+            // allGather's receive buffer holds sendCount x size elements; reduceScatter's send too.
+            long last = whole.address() + 4L * len * n;
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.allGather(whole.address(), last - 4L * len * n + 4, len, MPI.INT));
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.reduceScatter(last - 4L * len * n + 4, whole.address(), len, MPI.INT, MPI.SUM));
+            try (DeviceBuffer mine = ints(c, new int[] {r * 100, r * 100 + 1})) {
+                c.allGather(mine.address(), whole.address(), 2, MPI.INT);
+                c.sync();
+                int[] all = new int[2 * n];
+                whole.copyTo(all, 0, 2 * n);
+                int[] want = new int[2 * n];
+                for (int q = 0; q < n; q++) {
+                    want[2 * q] = q * 100;
+                    want[2 * q + 1] = q * 100 + 1;
+                }
+                assertArrayEquals(want, all, "raw allGather");
+            }
+            int[] blocks = new int[len * n];
+            for (int i = 0; i < blocks.length; i++) blocks[i] = r + i;
+            whole.copyFrom(blocks);
+            try (DeviceBuffer mine = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+                c.reduceScatter(whole.address(), mine.address(), len, MPI.INT, MPI.SUM);
+                c.sync();
+                int[] part = new int[len];
+                mine.copyTo(part);
+                int[] want = new int[len];
+                for (int i = 0; i < len; i++) want[i] = n * (n - 1) / 2 + n * (r * len + i);
+                assertArrayEquals(want, part, "raw reduceScatter");
+            }
+        }
+    }
+
+    @RankTest
+    public void aBufferUsedByAQueuedOperationStaysAllocatedUntilTheSync(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize();
+        try (NcclComm c = NcclComm.create(comm)) {
+            DeviceBuffer d = ints(c, new int[] {r, r});
+            long at = d.address();
+            c.allReduce(at, at, 2, MPI.INT, MPI.SUM);
+            d.close(); // the queued all-reduce still holds the memory
+            assertTrue(d.isClosed(), "closed");
+            assertEquals(c.getDevice(), io.github.mpi4j.cuda.Cuda.deviceOf(at), "still device memory before the sync");
+            assertTrue(DeviceBuffer.hold(at) == null, "a closed buffer is no longer found by address");
+            c.sync();
+            // A buffer closed with nothing queued is freed at once; its address is then unknown.
+            DeviceBuffer e = ints(c, new int[] {1});
+            long gone = e.address();
+            e.close();
+            assertTrue(DeviceBuffer.hold(gone) == null, "unknown after close");
+            assertEquals(n * (n - 1) / 2, sumOfRanks(c, r), "the communicator still works");
+        }
+    }
+
+    /** Host data in a direct buffer (asynchronous copies need memory the GC does not move). */
+    private static ByteBuffer direct(int[] values) {
+        ByteBuffer b = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < values.length; i++) b.putInt(4 * i, values[i]);
+        return b;
+    }
+
+    /**
+     * The communicator waits for work queued on a stream of another library (raw handles): an
+     * asynchronous copy there, then the all-reduce here. Without the wait the all-reduce would
+     * read the old contents (the fake runs a stream's work only when it is synchronized).
+     */
+    @RankTest
+    public void theCommunicatorWaitsForAnExternalStreamAndAnExternalEvent(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 64;
+        try (NcclComm c = NcclComm.create(comm);
+             CudaStream ext = CudaStream.create(c.getDevice());
+             io.github.mpi4j.cuda.CudaEvent ev = io.github.mpi4j.cuda.CudaEvent.create(c.getDevice());
+             DeviceBuffer d = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+            int[] fresh = new int[len];
+            int[] want = new int[len];
+            for (int i = 0; i < len; i++) {
+                fresh[i] = r * 1000 + i;
+                want[i] = 1000 * n * (n - 1) / 2 + n * i;
+            }
+            // 1. waitStream(long): the stream's handle as another library would pass it.
+            d.copyFrom(new int[len]);
+            d.copyFromAsync(direct(fresh), ext);
+            c.waitStream(ext.handle());
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[len];
+            d.copyTo(got);
+            assertArrayEquals(want, got, "after waitStream(long)");
+            // 2. waitEvent(long): an event of another library, recorded on its stream.
+            d.copyFrom(new int[len]);
+            d.copyFromAsync(direct(fresh), ext);
+            ev.record(ext);
+            c.waitEvent(ev.handle());
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.sync();
+            d.copyTo(got);
+            assertArrayEquals(want, got, "after waitEvent(long)");
+            ext.synchronize();
+            assertThrows(IllegalArgumentException.class, () -> c.waitEvent(0L));
+        }
+    }
+
+    /** An external stream (raw handle) waits for the communicator's work; an event recorded on the communicator's stream completes after it. */
+    @RankTest
+    public void anExternalRawStreamAndARecordedEventFollowTheCommunicator(Intracomm comm) {
+        int r = comm.getRank(), n = comm.getSize(), len = 64;
+        try (NcclComm c = NcclComm.create(comm);
+             CudaStream ext = CudaStream.create(c.getDevice());
+             io.github.mpi4j.cuda.CudaEvent ev = io.github.mpi4j.cuda.CudaEvent.create(c.getDevice());
+             DeviceBuffer d = DeviceBuffer.allocate(4L * len, c.getDevice())) {
+            int[] a = new int[len];
+            for (int i = 0; i < len; i++) a[i] = r - i;
+            d.copyFrom(a);
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.makeStreamWait(ext.handle());
+            ByteBuffer out = ByteBuffer.allocateDirect(4 * len).order(ByteOrder.nativeOrder());
+            d.copyToAsync(out, ext);
+            ext.synchronize(); // no c.sync(): the wait orders the copy after the all-reduce
+            for (int i = 0; i < len; i++) assertEquals(n * (n - 1) / 2 - n * i, out.getInt(4 * i), "element " + i);
+            // recordEvent(event): the caller's event, after a second all-reduce.
+            c.allReduce(d, d, len, MPI.INT, MPI.SUM);
+            c.recordEvent(ev);
+            ev.synchronize();
+            int[] got = new int[len];
+            d.copyTo(got);
+            for (int i = 0; i < len; i++) assertEquals(n * (n * (n - 1) / 2 - n * i), got[i], "twice, element " + i);
             c.sync();
         }
     }
