@@ -82,19 +82,21 @@ public final class NcclComm implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
 
     /**
-     * Collective over {@code comm}: an NCCL communicator of the same ranks, on the device whose
-     * number is this rank's rank on its node ({@code comm.splitType(Comm.TYPE_SHARED, ...)}).
+     * Collective over {@code comm}: an NCCL communicator of the same ranks on this process's
+     * device, its rank on its node: {@link Cuda#defaultDevice()} (the launcher's local rank, or
+     * {@code Cuda.setDevice}'s choice), the same for every communicator the process is in, so a
+     * split or a sub-communicator keeps the device its {@code DeviceBuffer}s are on.
      */
     public static NcclComm create(Intracomm comm) {
         if (comm == null) throw new IllegalArgumentException("NcclComm.create: comm is null");
         Intracomm node = comm.splitType(Comm.TYPE_SHARED, 0, MPI.INFO_NULL);
-        int local;
+        int device;
         try {
-            local = node.getRank();
+            device = HierarchicalComm.deviceOnNode(node);
         } finally {
             node.free();
         }
-        return create(comm, local);
+        return create(comm, device);
     }
 
     /**

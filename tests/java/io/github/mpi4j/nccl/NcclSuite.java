@@ -29,6 +29,29 @@ public class NcclSuite {
         return d;
     }
 
+    /**
+     * The default device is the rank on its node whatever the communicator (the world, a
+     * duplicate, a reversed split): the device {@code DeviceBuffer.allocate(bytes)} uses, so a
+     * buffer allocated without a device number is accepted.
+     */
+    @RankTest
+    public void theDefaultDeviceIsTheRankOnItsNodeOverEveryCommunicator(Intracomm comm) {
+        Intracomm node = MPI.COMM_WORLD.splitType(mpi.Comm.TYPE_SHARED, 0, MPI.INFO_NULL);
+        int onNode = node.getRank();
+        node.free();
+        try (NcclComm c = NcclComm.create(comm); DeviceBuffer d = DeviceBuffer.allocate(4)) {
+            assertEquals(onNode, c.getDevice());
+            assertEquals(onNode, d.device());
+            d.copyFrom(new int[] {comm.getRank() + 1});
+            c.allReduce(d, d, 1, MPI.INT, MPI.SUM);
+            c.sync();
+            int[] got = new int[1];
+            d.copyTo(got);
+            int n = comm.getSize();
+            assertEquals(n * (n + 1) / 2, got[0]);
+        }
+    }
+
     @RankTest
     public void allReduceOfIntsLongsFloatsDoublesBytesMatchesTheReference(Intracomm comm) {
         int r = comm.getRank(), n = comm.getSize(), len = 1001;
