@@ -20,8 +20,8 @@ final class StagedBackend implements Backend {
 
     StagedBackend(Backend inner) {
         this.inner = inner;
-        this.world = StagedComm.wrap(inner.world());
-        this.self = StagedComm.wrap(inner.self());
+        this.world = StagedComm.wrap(inner.world(), inner.name());
+        this.self = StagedComm.wrap(inner.self(), inner.name());
     }
 
     @Override

@@ -29,18 +29,26 @@ import java.util.function.Supplier;
  */
 final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
     final BackendComm inner;
+    /** The backend's name, for refusals. */
+    private final String backend;
     private final CollectiveOps coll;
     /** The backend's own capability (a CUDA-aware MPI), or null: decided once per communicator. */
     private final DeviceMemory direct;
 
-    private StagedComm(BackendComm inner) {
+    private StagedComm(BackendComm inner, String backend) {
         this.inner = inner;
+        this.backend = backend;
         this.coll = inner.collectives();
         this.direct = inner.capability(DeviceMemory.class);
     }
 
-    static StagedComm wrap(BackendComm c) {
-        return c == null ? null : c instanceof StagedComm ? (StagedComm) c : new StagedComm(c);
+    static StagedComm wrap(BackendComm c, String backend) {
+        return c == null ? null : c instanceof StagedComm ? (StagedComm) c : new StagedComm(c, backend);
+    }
+
+    /** A communicator made from this one, on the same backend. */
+    private StagedComm wrap(BackendComm c) {
+        return wrap(c, backend);
     }
 
     static BackendComm unwrap(BackendComm c) {
@@ -58,7 +66,7 @@ final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
     }
 
     private Staging staging(String call, OpDesc op) {
-        return new Staging(call, direct, op);
+        return new Staging(call, backend, direct, op);
     }
 
     private static long span(long count, TypeDesc t) {
@@ -739,7 +747,7 @@ final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
      * in. An intercommunicator itself is not staged (its spans count the remote group): device
      * memory there is refused by the backend, by name; the intracommunicator a merge makes is.
      */
-    private static final class Inter implements Intercommunication {
+    private final class Inter implements Intercommunication {
         private final Intercommunication inner;
 
         Inter(Intercommunication inner) {
@@ -776,7 +784,7 @@ final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
      * Topologies: the communicators they make take device memory like any other; the neighbour
      * collectives are the backend's (device memory there is refused by the backend, by name).
      */
-    private static final class Topo implements Topology {
+    private final class Topo implements Topology {
         private final Topology inner;
 
         Topo(Topology inner) {

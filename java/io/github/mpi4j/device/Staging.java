@@ -1,6 +1,10 @@
 package io.github.mpi4j.device;
 
+import io.github.mpi4j.buffer.MemoryRules;
+import io.github.mpi4j.cuda.Cuda;
+import io.github.mpi4j.cuda.DeviceBuffer;
 import io.github.mpi4j.cuda.PinnedMemory;
+import io.github.mpi4j.memory.NativeMemory;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.DeviceMemory;
@@ -35,7 +39,12 @@ final class Staging {
         }
     }
 
+    /** What a call that moves no byte of a device buffer gets instead. */
+    private static final byte[] NOTHING = new byte[0];
+
     private final String call;
+    /** The backend's name, for refusals ("fabric", "mpi"). */
+    private final String backend;
     /** The backend's own device-memory capability when it may take this call's device buffers as they are. */
     private final DeviceMemory direct;
     private final List<Entry> entries = new ArrayList<>(2);
@@ -45,8 +54,9 @@ final class Staging {
      * @param op     the call's reduction, or null: a user op is Java code, which cannot read
      *               device memory, so its buffers are always staged
      */
-    Staging(String call, DeviceMemory direct, OpDesc op) {
+    Staging(String call, String backend, DeviceMemory direct, OpDesc op) {
         this.call = call;
+        this.backend = backend;
         this.direct = op != null && op.code == OpCode.USER ? null : direct;
     }
 
@@ -87,17 +97,23 @@ final class Staging {
     private Buf stage(Buf b, long bytes, boolean copyIn, boolean copyBack) {
         if (!isDevice(b)) return b;
         if (direct != null && direct.accepts(b.nativeMemory().device())) return b;
+        if (bytes == 0) return new Buf(NOTHING, BaseKind.BYTE, 0, 0); // nothing moves: no CUDA call either
         if (bytes < 0 || bytes > b.length) {
             // The mpi layer checked the span against the memory; this would be a bug here.
+            release();
             throw new IllegalStateException(call + ": staging " + bytes + " bytes of " + b + " (" + b.length + " available)");
+        }
+        String bad = checkPointer(b);
+        if (bad != null) {
+            release();
+            throw refusal(b, bad, null);
         }
         PinnedMemory p;
         try {
             p = PinnedPool.take(bytes);
         } catch (MPIException | IllegalArgumentException e) {
             release();
-            throw new MPIException(call + ": " + MemoryKind.DEVICE.description + " (" + b.base + ") must be staged "
-                    + "through pinned host memory, which failed: " + e.getMessage(), e);
+            throw refusal(b, "it must be staged through pinned host memory, which failed: " + e.getMessage(), e);
         }
         Entry e = new Entry(b, p, bytes, copyBack);
         entries.add(e);
@@ -110,6 +126,36 @@ final class Staging {
             }
         }
         return new Buf(p, BaseKind.BYTE, 0, (int) bytes);
+    }
+
+    /**
+     * Why a framework's device pointer cannot be used, or null: {@code cudaPointerGetAttributes}
+     * must say it is memory of the device it claims (a host pointer where device memory is
+     * required is refused before anything moves). A DeviceBuffer was allocated by mpi4j: no
+     * check (a closed one has failed already when its address was taken).
+     */
+    private static String checkPointer(Buf b) {
+        NativeMemory m = b.nativeMemory();
+        if (m instanceof DeviceBuffer) return null;
+        int where;
+        try {
+            where = Cuda.deviceOf(b.address());
+        } catch (MPIException | IllegalArgumentException e) {
+            return "it must be staged through pinned host memory, but CUDA cannot tell where its address is: "
+                    + e.getMessage();
+        }
+        if (where == m.device()) return null;
+        return "cudaPointerGetAttributes says 0x" + Long.toHexString(b.address()) + " is "
+                + (where == NativeMemory.HOST ? "host memory" : "memory of device " + where) + ", not of device "
+                + m.device();
+    }
+
+    /** The wording of every refusal of a memory kind ({@link MemoryRules}), after the call's name. */
+    private MPIException refusal(Buf b, String why, Throwable cause) {
+        MPIException m = MemoryRules.refuse(b, "the " + backend + " backend", why);
+        MPIException x = MPIException.of(Mpi.ERR_BUFFER, call + ": " + m.getMessage());
+        if (cause != null) x.initCause(cause);
+        return x;
     }
 
     private MPIException failed(String what, Buf b, RuntimeException x) {

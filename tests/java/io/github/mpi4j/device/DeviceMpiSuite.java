@@ -2,12 +2,15 @@ package io.github.mpi4j.device;
 
 import io.github.mpi4j.Mpi4j;
 import io.github.mpi4j.cuda.DeviceBuffer;
+import io.github.mpi4j.memory.DeviceMemory;
 import io.github.mpi4j.testing.Check;
+import io.github.mpi4j.testing.OffHeap;
 import io.github.mpi4j.testing.RankTest;
 import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
+import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
 import mpi.UserFunction;
@@ -290,6 +293,32 @@ public class DeviceMpiSuite {
         }
     }
 
+    @RankTest(minSize = 2)
+    public void persistentRequestsCopyAtEveryStartAndRawDeviceMemoryWorks(Intracomm c) {
+        int r = c.getRank(), n = c.getSize(), len = 64;
+        int right = (r + 1) % n, left = (r + n - 1) % n;
+        try (DeviceBuffer s = DeviceBuffer.allocate(4L * len); DeviceBuffer d = DeviceBuffer.allocate(4L * len)) {
+            // The receive side as a framework's raw pointer: staged by address, not through DeviceBuffer.
+            DeviceMemory raw = DeviceMemory.of(d.address(), d.size(), d.device());
+            Prequest recv = c.recvInit(raw, len, MPI.INT, left, 8);
+            Prequest send = c.sendInit(s, len, MPI.INT, right, 8);
+            for (int round = 0; round < 3; round++) {
+                int k = round;
+                s.copyFrom(seq(len, i -> r * 1000 + k * 100 + i));
+                d.memset(0);
+                recv.start();
+                send.start();
+                send.waitFor();
+                recv.waitFor();
+                int[] got = new int[len];
+                d.copyTo(got);
+                Check.arrays(seq(len, i -> left * 1000 + k * 100 + i), got, "persistent round " + round);
+            }
+            recv.free();
+            send.free();
+        }
+    }
+
     @RankTest
     public void nonBlockingCollectivesCopyBackWhenTheRequestCompletes(Intracomm c) {
         int r = c.getRank(), n = c.getSize(), len = 211;
@@ -329,13 +358,31 @@ public class DeviceMpiSuite {
     }
 
     @RankTest
+    public void aPointerThatIsNotMemoryOfItsDeviceIsRefusedBeforeAnythingMoves(Intracomm c) {
+        try (OffHeap host = new OffHeap(64, (byte) 0); DeviceBuffer d = DeviceBuffer.allocate(64)) {
+            DeviceMemory notDevice = DeviceMemory.of(host.address, 64, d.device());
+            DeviceMemory otherDevice = DeviceMemory.of(d.address(), 64, d.device() + 1);
+            boolean cudaAwareMpi = "mpi".equals(Mpi4j.backendName())
+                    && "yes".equalsIgnoreCase(System.getenv("MPI4J_MPI_CUDA_AWARE"));
+            if (cudaAwareMpi) return; // MPI takes device addresses as they are: nothing to check them against
+            Check.throwsMpi(MPI.ERR_BUFFER, () -> c.allReduce(notDevice, 16, MPI.INT, MPI.SUM), "allReduce",
+                    "is not accepted by the", "cudaPointerGetAttributes says", "is host memory, not of device "
+                    + d.device());
+            Check.throwsMpi(MPI.ERR_BUFFER, () -> c.bcast(otherDevice, 16, MPI.INT, 0), "bcast",
+                    "is memory of device " + d.device() + ", not of device " + (d.device() + 1));
+            // Nothing moves, so nothing is checked.
+            c.bcast(notDevice, 0, MPI.INT, 0);
+        }
+    }
+
+    @RankTest
     public void aClosedDeviceBufferIsAnExceptionOnEveryRank(Intracomm c) {
         DeviceBuffer d = DeviceBuffer.allocate(64);
         d.close();
         try {
             c.bcast(d, 4, MPI.INT, 0);
             throw new AssertionError("bcast of a closed DeviceBuffer returned");
-        } catch (RuntimeException e) {
+        } catch (IllegalStateException e) {
             Check.isTrue(String.valueOf(e.getMessage()).contains("closed"), "the message says closed: " + e);
         }
         // The communicator still works.
