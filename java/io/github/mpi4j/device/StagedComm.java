@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * are not significant at a rank (the receive buffer of a gather off the root) are handed on as
  * null, as the backend contract allows, so they are neither copied nor refused.
  */
-final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
+final class StagedComm implements BackendComm, CollectiveOps {
     final BackendComm inner;
     /** The backend's name, for refusals. */
     private final String backend;
@@ -180,29 +180,12 @@ final class StagedComm implements BackendComm, CollectiveOps, DeviceMemory {
 
     @Override
     public <T> T capability(Class<T> kind) {
-        if (kind == DeviceMemory.class) return kind.cast(this);
+        // DeviceMemory stays the backend's own (a CUDA-aware MPI): staging is this layer's business.
         T c = inner.capability(kind);
         if (c == null) return null;
         if (kind == Intercommunication.class) return kind.cast(new Inter((Intercommunication) c));
         if (kind == Topology.class) return kind.cast(new Topo((Topology) c));
         return c;
-    }
-
-    // ---- DeviceMemory: every device, by staging or by the backend ----------------------
-
-    @Override
-    public String deviceApi() {
-        return "cuda";
-    }
-
-    @Override
-    public boolean accepts(int device) {
-        return device >= 0;
-    }
-
-    /** Nothing to wait for: staged calls are complete on return, like every mpi call. */
-    @Override
-    public void synchronize() {
     }
 
     // ---- point-to-point -------------------------------------------------------------------
