@@ -102,6 +102,36 @@ public class DeviceMpiSuite {
     }
 
     @RankTest
+    public void allReduceOfSeveralBuffersMixesKinds(Intracomm c) {
+        int r = c.getRank(), n = c.getSize();
+        int[] counts = {5, 300, 1};
+        Ints[] s = new Ints[counts.length];
+        Ints[] d = new Ints[counts.length];
+        try {
+            for (int b = 0; b < counts.length; b++) {
+                int k = b;
+                s[b] = new Ints(dev(c, b), seq(counts[b], i -> r * 10 + k + i));
+                d[b] = Ints.filled(dev(c, b + 1), counts[b], FILL);
+            }
+            Object[] sb = new Object[counts.length], db = new Object[counts.length];
+            for (int b = 0; b < counts.length; b++) {
+                sb[b] = s[b].buf();
+                db[b] = d[b].buf();
+            }
+            c.allReduce(sb, db, counts, MPI.INT, MPI.SUM);
+            for (int b = 0; b < counts.length; b++) {
+                int k = b;
+                Check.arrays(seq(counts[b], i -> 10 * n * (n - 1) / 2 + n * (k + i)), d[b].read(), "bucket " + b);
+            }
+        } finally {
+            for (int b = 0; b < counts.length; b++) {
+                if (s[b] != null) s[b].close();
+                if (d[b] != null) d[b].close();
+            }
+        }
+    }
+
+    @RankTest
     public void allReduceWithAUserOpStagesEvenUnderACudaAwareMpi(Intracomm c) {
         int r = c.getRank(), n = c.getSize(), len = 100;
         Op plus = new Op(new UserFunction() {
