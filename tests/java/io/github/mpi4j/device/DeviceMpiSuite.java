@@ -382,7 +382,8 @@ public class DeviceMpiSuite {
         if (cudaAwareMpi) {
             Check.equal(0, staged, "pinned buffers taken with a CUDA-aware MPI (device memory goes to MPI as it is)");
         } else {
-            Check.equal(1, staged, "pinned buffers taken to stage one in-place allReduce");
+            // At least one: ranks that are threads of one JVM share the pool.
+            Check.isTrue(staged >= 1, "a pinned buffer was taken to stage the in-place allReduce (" + staged + ")");
             Check.isTrue(PinnedPool.idleBytes() > 0, "the pinned buffer is kept for the next call");
         }
     }

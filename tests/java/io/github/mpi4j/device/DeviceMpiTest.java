@@ -1,6 +1,7 @@
 package io.github.mpi4j.device;
 
 import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.RankRunner;
 import io.github.mpi4j.testing.Requirements;
 import io.github.mpi4j.testing.SuiteRunner;
 import java.nio.file.Files;
@@ -67,6 +68,24 @@ class DeviceMpiTest {
         if (env == null) return skipped("DeviceMpiSuite with a CUDA-aware MPI", why[0]);
         env.put("MPI4J_MPI_CUDA_AWARE", "yes");
         return SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2);
+    }
+
+    /** Ranks as threads of one JVM (fabric, in-process transport), in a JVM of its own that loads the fake. */
+    @org.junit.jupiter.api.Test
+    void stagedWithRanksAsThreads() throws Exception {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) Requirements.skip("DeviceMpiSuite with ranks as threads", why[0]);
+        int n = 3;
+        List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(Jobs.jvmOptions());
+        cmd.addAll(List.of("-cp", Jobs.classpath(), DeviceThreadsProgram.class.getName(), Integer.toString(n)));
+        Jobs.Result r = Jobs.run(cmd, env, 180);
+        long passed = r.output.lines().filter(l -> l.startsWith(RankRunner.RESULT) && l.endsWith(" PASS")).count();
+        long methods = RankRunner.testMethods(DeviceMpiSuite.class).size();
+        org.junit.jupiter.api.Assertions.assertTrue(r.exitCode == 0 && !r.output.contains(" FAIL"), r.toString());
+        org.junit.jupiter.api.Assertions.assertEquals(methods * 3 * n, passed, "every test passed on every rank\n" + r);
     }
 
     @TestFactory
