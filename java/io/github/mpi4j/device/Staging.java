@@ -29,12 +29,14 @@ final class Staging {
         final Buf user;
         final PinnedMemory pinned;
         final long bytes;
+        final boolean copyIn;
         final boolean copyBack;
 
-        Entry(Buf user, PinnedMemory pinned, long bytes, boolean copyBack) {
+        Entry(Buf user, PinnedMemory pinned, long bytes, boolean copyIn, boolean copyBack) {
             this.user = user;
             this.pinned = pinned;
             this.bytes = bytes;
+            this.copyIn = copyIn;
             this.copyBack = copyBack;
         }
     }
@@ -115,7 +117,7 @@ final class Staging {
             release();
             throw refusal(b, "it must be staged through pinned host memory, which failed: " + e.getMessage(), e);
         }
-        Entry e = new Entry(b, p, bytes, copyBack);
+        Entry e = new Entry(b, p, bytes, copyIn, copyBack);
         entries.add(e);
         if (copyIn) {
             try {
@@ -159,7 +161,6 @@ final class Staging {
     }
 
     private MPIException failed(String what, Buf b, RuntimeException x) {
-        if (x instanceof MPIException && x.getMessage() != null && x.getMessage().startsWith(call)) return (MPIException) x;
         MPIException e = MPIException.of(Mpi.ERR_BUFFER, call + ": " + what + " failed for " + b.base + ": " + x.getMessage());
         e.initCause(x);
         return e;
@@ -182,10 +183,10 @@ final class Staging {
         }
     }
 
-    /** Copies the read buffers in again (a persistent request, before each start). */
+    /** Copies in again what the call reads (a persistent request, before each start). */
     void refresh() {
         for (Entry e : entries) {
-            if (e.copyBack) continue;
+            if (!e.copyIn) continue;
             try {
                 e.pinned.copyFromDevice(0, e.user.nativeMemory(), e.user.offset, e.bytes);
             } catch (RuntimeException x) {
