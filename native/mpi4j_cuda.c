@@ -282,8 +282,19 @@ JNIEXPORT void JNICALL JNI_FN(memset0)(JNIEnv *env, jclass cls, jlong dev, jint 
         CUDA_FN(env, set_async, cudaMemsetAsync, );
         rc = set_async(PTR(dev), value, (size_t)bytes, PTR(stream));
     } else {
+        /* cudaMemset is asynchronous for device memory: wait for the legacy stream it was queued
+         * on, so that memset is complete on return as documented (an mpi call or a CUDA-aware
+         * MPI reading the buffer next must see the bytes). */
         CUDA_FN(env, set_sync, cudaMemset, );
+        CUDA_FN(env, sync_stream, cudaStreamSynchronize, );
         rc = set_sync(PTR(dev), value, (size_t)bytes);
+        if (rc == M4J_CUDA_SUCCESS) {
+            rc = sync_stream(NULL);
+            if (rc != M4J_CUDA_SUCCESS) {
+                gpu_throw_cuda(env, "cudaStreamSynchronize (after cudaMemset)", rc);
+                return;
+            }
+        }
     }
     if (rc != M4J_CUDA_SUCCESS) gpu_throw_cuda(env, async ? "cudaMemsetAsync" : "cudaMemset", rc);
 }

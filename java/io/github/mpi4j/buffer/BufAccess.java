@@ -34,12 +34,15 @@ public final class BufAccess {
     /**
      * {@code b} as Java code can read and write it: itself for an array or direct buffer, a Buf
      * over a direct view for host memory; device memory is refused. Backends that move data in
-     * Java call it where a buffer enters, so a refusal comes before anything moves.
+     * Java call it where a buffer enters, so a refusal comes before anything moves. In a running
+     * job device memory never gets here: the device layer ({@code io.github.mpi4j.device}) stages
+     * it in pinned host memory first; this refusal guards code that bypasses that layer.
      */
     public static Buf forJava(Buf b) {
         if (!b.isNative()) return b;
         if (b.memory == MemoryKind.DEVICE) {
-            throw MemoryRules.refuse(b, JAVA_MOVERS, "it moves data with Java code, which cannot address device memory");
+            throw MemoryRules.refuse(b, JAVA_MOVERS, "it moves data with Java code, which cannot address device memory"
+                    + " (mpi calls stage it in pinned host memory first: io.github.mpi4j.device)");
         }
         return b.directView(HostViews::view);
     }

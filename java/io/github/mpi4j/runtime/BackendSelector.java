@@ -24,8 +24,8 @@ import mpi.MPIException;
  *       that reason;</li>
  *   <li>the provider that runs unclaimed processes (the fabric): a world of one process.</li>
  * </ol>
- * The chosen backend is then handed to each {@link BackendDecorator} on the list (none yet: the
- * hook for GPU-aware layers). The choice and its reason are available from
+ * The chosen backend is then handed to each {@link BackendDecorator} on the list (today the
+ * device layer, which takes device buffers in every call). The choice and its reason are available from
  * {@code io.github.mpi4j.Mpi4j}. Nothing here knows a concrete backend.
  */
 public final class BackendSelector {

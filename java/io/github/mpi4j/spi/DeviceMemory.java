@@ -3,8 +3,8 @@ package io.github.mpi4j.spi;
 /**
  * Capability: buffers in device (GPU) memory (issue 9). A communicator that returns this moves
  * device memory itself (a CUDA-aware MPI, NCCL, the hierarchical communicator); one that does
- * not gets no device buffer from the {@code mpi} layer, which stages through host memory or
- * refuses with a clear exception.
+ * not gets no device buffer: the device layer ({@code io.github.mpi4j.device}) stages it through
+ * pinned host memory first, or refuses with a clear exception.
  */
 public interface DeviceMemory {
 

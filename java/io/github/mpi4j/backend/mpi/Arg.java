@@ -11,8 +11,9 @@ import java.nio.ByteBuffer;
  * One buffer argument of a native call: (object, mode, byte offset). Arrays are either pinned by
  * the native call ({@link MpiNative#ARRAY}) or staged: copied into pooled native memory before
  * the call (send side) and back after it completes (receive side). Direct buffers are passed as
- * they are; host memory given by address goes by address ({@link MpiNative#RAW}); device memory
- * is refused before any native call.
+ * they are; host memory given by address goes by address ({@link MpiNative#RAW}), and so does
+ * device memory when the library is CUDA-aware ({@link MpiDevice}); else it is refused before
+ * any native call.
  */
 final class Arg {
     Object obj;
@@ -86,7 +87,7 @@ final class Arg {
             a.off = b.byteOffset();
         } else if (b.isNative()) {
             a.mode = MpiNative.RAW;
-            a.off = hostAddress(b);
+            a.off = nativeAddress(b);
         } else if (!stage && b.kind != BaseKind.OBJECT) {
             a.obj = b.base;
             a.mode = MpiNative.ARRAY;
@@ -104,23 +105,30 @@ final class Arg {
     }
 
     /**
-     * The address of host memory, passed to MPI as it is (zero copy). Device memory is refused:
-     * a system MPI may read it only when it is CUDA-aware, which this backend does not check yet.
+     * The address of native memory, passed to MPI as it is (zero copy): host memory always,
+     * device memory when the library is CUDA-aware ({@link MpiDevice}); else it is refused.
      */
-    private static long hostAddress(Buf b) {
+    private static long nativeAddress(Buf b) {
         admit(b);
         return b.address();
     }
 
     /**
-     * Throws unless this backend accepts the memory kind of {@code b} (null and IN_PLACE pass).
-     * Calls with two buffers check both before building either argument, so a refusal leaves no
-     * staging memory behind.
+     * Throws unless this backend accepts the memory kind of {@code b} (null and IN_PLACE pass):
+     * device memory only with a CUDA-aware MPI (elsewhere the device layer stages it in host
+     * memory before it gets here). Calls with two buffers check both before building either
+     * argument, so a refusal leaves no staging memory behind.
      */
     static void admit(Buf b) {
+        if (b != null && b.memory == MemoryKind.DEVICE && !MpiDevice.accepted()) {
+            throw MemoryRules.refuse(b, "the mpi backend", MpiDevice.why());
+        }
+    }
+
+    /** Throws if {@code b} is device memory: {@code what} (a user op) runs Java code on the buffers. */
+    static void hostOnly(Buf b, String what) {
         if (b != null && b.memory == MemoryKind.DEVICE) {
-            throw MemoryRules.refuse(b, "the mpi backend", "device memory needs a CUDA-aware MPI, "
-                    + "which this mpi4j version does not use");
+            throw MemoryRules.refuse(b, "the mpi backend with " + what, "its Java function cannot read device memory");
         }
     }
 

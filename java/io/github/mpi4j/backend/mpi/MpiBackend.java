@@ -29,9 +29,13 @@ public final class MpiBackend implements Backend {
     /** MPI_Finalize was called: freeing an op then releases only its slot. */
     private volatile boolean finished;
 
-    private MpiBackend(int required, String reason, double timeoutSeconds) {
+    /** Whether MPI takes device memory as it is (a CUDA-aware library). */
+    final MpiDevice device;
+
+    private MpiBackend(int required, String reason, double timeoutSeconds, String cudaAware) {
         this.reason = reason;
         int provided = MpiNative.init0(required);
+        this.device = MpiDevice.decide(cudaAware);
         this.threadLevel = provided;
         this.pinArrays = provided < Mpi.THREAD_MULTIPLE && !Boolean.getBoolean("mpi4j.mpi.stageArrays");
         long[] comms = new long[2];
@@ -51,7 +55,8 @@ public final class MpiBackend implements Backend {
         }
         // Read before MPI_Init, so a bad value fails without starting MPI.
         double timeout = Timeout.seconds(System.getenv(), "MPI.Init (mpi)");
-        return new MpiBackend(requiredThreadLevel, reason, timeout);
+        String cudaAware = MpiDevice.setting(System.getenv());
+        return new MpiBackend(requiredThreadLevel, reason, timeout, cudaAware);
     }
 
     /** MPI_Datatype of a type. */

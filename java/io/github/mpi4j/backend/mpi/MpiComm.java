@@ -65,6 +65,13 @@ final class MpiComm implements BackendComm, CollectiveOps {
         return Arg.of(b, bytes, read, write, true);
     }
 
+    /** Device memory goes to MPI as it is when the library is CUDA-aware (see {@link MpiDevice}). */
+    @Override
+    public <T> T capability(Class<T> kind) {
+        if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
+        return BackendComm.super.capability(kind);
+    }
+
     /** MPI runs the collectives itself: this communicator is its own collectives object. */
     @Override
     public CollectiveOps collectives() {
@@ -289,6 +296,11 @@ final class MpiComm implements BackendComm, CollectiveOps {
             boolean readRecv = s == Buf.IN_PLACE;
             Arg.admit(s);
             Arg.admit(r);
+            if (user) {
+                // MPI would hand device addresses to the Java function, which cannot read them.
+                Arg.hostOnly(s, "a user-defined op");
+                Arg.hostOnly(r, "a user-defined op");
+            }
             Arg sa = nb ? staged(s, sBytes, true, false) : blocking(s, sBytes, true, false, user, 0);
             Arg ra = nb ? staged(r, rBytes, readRecv || !reduce, true) : blocking(r, rBytes, readRecv || !reduce, true,
                     user, 1);

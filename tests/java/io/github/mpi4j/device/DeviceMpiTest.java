@@ -1,0 +1,100 @@
+package io.github.mpi4j.device;
+
+import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.RankRunner;
+import io.github.mpi4j.testing.Requirements;
+import io.github.mpi4j.testing.SuiteRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@link DeviceMpiSuite} in real processes against the test-only fake CUDA runtime
+ * (docs/testing-gpu.md): staged through pinned memory under mpi4jrun (fabric) at np 2-4 and
+ * mpirun (Open MPI) at np 2, and with device addresses given to Open MPI as they are
+ * ({@code MPI4J_MPI_CUDA_AWARE=yes}: the fake's device memory is host memory, so a non-CUDA-aware
+ * Open MPI can read it). {@link WithoutCudaSuite} where no CUDA runtime opens.
+ */
+class DeviceMpiTest {
+    /** The fake CUDA runtime with 4 devices, or null with the reason in {@code why[0]}. */
+    private static Map<String, String> fakeEnv(String[] why) {
+        if (Boolean.getBoolean("mpi4j.native.skip")) {
+            why[0] = "native code was not built (-Dmpi4j.native.skip=true)";
+            return null;
+        }
+        String dir = System.getProperty("mpi4j.test.nativeDir");
+        Path cudart = Path.of(dir == null ? "target/test-native" : dir, "fake_gpu", "libfakecudart.so").toAbsolutePath();
+        if (!Files.isRegularFile(cudart)) {
+            why[0] = "the test build made no fake CUDA runtime at " + cudart + " (it needs the CUDA runtime headers)";
+            return null;
+        }
+        Map<String, String> env = new HashMap<>();
+        env.put("MPI4J_CUDA_LIBRARY", cudart.toString());
+        env.put("FAKE_GPU_DEVICES", "4");
+        return env;
+    }
+
+    private static Stream<DynamicNode> skipped(String what, String why) {
+        return Stream.of(DynamicTest.dynamicTest(what + " (skipped)", () -> Requirements.skip(what, why)));
+    }
+
+    @TestFactory
+    Stream<DynamicNode> stagedUnderMpi4jrun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("DeviceMpiSuite under mpi4jrun", why[0]);
+        return SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3, 4);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> stagedUnderMpirun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("DeviceMpiSuite under mpirun", why[0]);
+        env.put("MPI4J_MPI_CUDA_AWARE", "no");
+        return SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> cudaAwareMpiUnderMpirun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("DeviceMpiSuite with a CUDA-aware MPI", why[0]);
+        env.put("MPI4J_MPI_CUDA_AWARE", "yes");
+        return SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2);
+    }
+
+    /** Ranks as threads of one JVM (fabric, in-process transport), in a JVM of its own that loads the fake. */
+    @org.junit.jupiter.api.Test
+    void stagedWithRanksAsThreads() throws Exception {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) Requirements.skip("DeviceMpiSuite with ranks as threads", why[0]);
+        int n = 3;
+        List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(Jobs.jvmOptions());
+        cmd.addAll(List.of("-cp", Jobs.classpath(), DeviceThreadsProgram.class.getName(), Integer.toString(n)));
+        Jobs.Result r = Jobs.run(cmd, env, 180);
+        long passed = r.output.lines().filter(l -> l.startsWith(RankRunner.RESULT) && l.endsWith(" PASS")).count();
+        long methods = RankRunner.testMethods(DeviceMpiSuite.class).size();
+        org.junit.jupiter.api.Assertions.assertTrue(r.exitCode == 0 && !r.output.contains(" FAIL"), r.toString());
+        org.junit.jupiter.api.Assertions.assertEquals(methods * 3 * n, passed, "every test passed on every rank\n" + r);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> refusedWithoutCuda() {
+        if (Boolean.getBoolean("mpi4j.native.skip")) {
+            return skipped("WithoutCudaSuite", "native code was not built (-Dmpi4j.native.skip=true)");
+        }
+        // A path that does not exist: the only candidate, so no CUDA runtime opens.
+        Map<String, String> env = Map.of("MPI4J_CUDA_LIBRARY", "/no-such-dir/libcudart.so.13");
+        return SuiteRunner.run(WithoutCudaSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2);
+    }
+}
