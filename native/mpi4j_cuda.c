@@ -145,6 +145,15 @@ static void copy(JNIEnv *env, void *dst, const void *src, jlong bytes, int kind,
         CUDA_FN(env, copy_sync, cudaMemcpy, );
         rc = copy_sync(dst, src, (size_t)bytes, kind);
         fn = "cudaMemcpy";
+        /* cudaMemcpy may return before the bytes are at their destination: device to device it
+         * does not synchronize at all, and from pageable host memory it returns once the source is
+         * staged. Wait for the legacy stream it ran on, so that a copy is complete on return as
+         * documented (work queued next on a non-blocking stream, such as NCCL's, must see it). */
+        if (rc == M4J_CUDA_SUCCESS && kind != M4J_CUDA_MEMCPY_DEVICE_TO_HOST) {
+            CUDA_FN(env, sync_stream, cudaStreamSynchronize, );
+            rc = sync_stream(NULL);
+            fn = "cudaStreamSynchronize (after cudaMemcpy)";
+        }
     }
     if (rc != M4J_CUDA_SUCCESS) {
         char call[128];
