@@ -74,7 +74,6 @@ JNIEXPORT jbyteArray JNICALL JNI_FN(uniqueId0)(JNIEnv *env, jclass cls) {
 JNIEXPORT jlong JNICALL JNI_FN(commInitRank0)(JNIEnv *env, jclass cls, jbyteArray uid, jint nranks, jint rank,
                                               jint device, jboolean blocking) {
     (void)cls;
-    NCCL_FN(env, init, ncclCommInitRankConfig, 0);
     if (uid == NULL || (*env)->GetArrayLength(env, uid) != M4J_NCCL_UNIQUE_ID_BYTES) {
         gpu_throw_arg(env, "NcclNative.commInitRank0: the unique id must have 128 bytes");
         return 0;
@@ -84,11 +83,21 @@ JNIEXPORT jlong JNICALL JNI_FN(commInitRank0)(JNIEnv *env, jclass cls, jbyteArra
     if (gpu_use_device(env, device) != 0) return 0;
     m4j_nccl_config config = make_config(blocking);
     void *comm = NULL;
-    int rc = init(&comm, nranks, id, rank, &config);
+    int rc;
+    const char *fn;
+    if (g_nccl.ncclCommInitRankConfig != NULL) {
+        rc = g_nccl.ncclCommInitRankConfig(&comm, nranks, id, rank, &config);
+        fn = "ncclCommInitRankConfig";
+    } else {
+        /* A library without the config form (every NCCL >= 2.14 has it): the plain, blocking
+         * init; the deadline then cannot end a wait for a rank that never joins. */
+        NCCL_FN(env, plain, ncclCommInitRank, 0);
+        rc = plain(&comm, nranks, id, rank);
+        fn = "ncclCommInitRank";
+    }
     if (!ok(rc)) {
         char call[96];
-        snprintf(call, sizeof call, "ncclCommInitRankConfig(rank %d of %d, device %d)", (int)rank, (int)nranks,
-                 (int)device);
+        snprintf(call, sizeof call, "%s(rank %d of %d, device %d)", fn, (int)rank, (int)nranks, (int)device);
         gpu_throw_nccl(env, call, rc, comm);
         return 0;
     }
@@ -121,7 +130,15 @@ JNIEXPORT jlong JNICALL JNI_FN(commSplit0)(JNIEnv *env, jclass cls, jlong comm, 
         return rc;                                                                              \
     }
 
-COMM_CALL(commFinalize0, ncclCommFinalize)
+/* Without ncclCommFinalize (NCCL < 2.14) ncclCommDestroy alone ends the communicator. */
+JNIEXPORT jint JNICALL JNI_FN(commFinalize0)(JNIEnv *env, jclass cls, jlong comm, jint device) {
+    (void)cls;
+    if (g_nccl.ncclCommFinalize == NULL) return M4J_NCCL_SUCCESS;
+    if (gpu_use_device(env, device) != 0) return -1;
+    int rc = g_nccl.ncclCommFinalize(PTR(comm));
+    if (!ok(rc)) gpu_throw_nccl(env, "ncclCommFinalize", rc, NULL);
+    return rc;
+}
 COMM_CALL(commDestroy0, ncclCommDestroy)
 COMM_CALL(commAbort0, ncclCommAbort)
 

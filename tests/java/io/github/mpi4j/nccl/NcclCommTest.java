@@ -49,6 +49,22 @@ class NcclCommTest {
         return SuiteRunner.run(NcclSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3, 4);
     }
 
+    /**
+     * The suite against the fake without ncclCommInitRankConfig and ncclCommFinalize (as an NCCL
+     * older than 2.14 exports it): mpi4j falls back to ncclCommInitRank and ncclCommDestroy.
+     */
+    @TestFactory
+    Stream<DynamicNode> suiteOnALibraryWithoutTheConfigApi() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("NcclSuite without ncclCommInitRankConfig", why[0]);
+        Path old = Path.of(env.get("MPI4J_NCCL_LIBRARY")).resolveSibling("libfakenccl_pre214.so");
+        if (!Files.isRegularFile(old)) return skipped("NcclSuite without ncclCommInitRankConfig", "no " + old);
+        Map<String, String> pre214 = new java.util.HashMap<>(env);
+        pre214.put("MPI4J_NCCL_LIBRARY", old.toString());
+        return SuiteRunner.run(NcclSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), pre214, 2);
+    }
+
     @TestFactory
     Stream<DynamicNode> suiteUnderMpirun() {
         String[] why = new String[1];
