@@ -93,6 +93,21 @@ class GpuBenchTest {
     }
 
     @Test
+    void checkedResultsAreWorkedOutFromRankAndSize() {
+        // Input element i of rank q is q + 1 + i % 13; 3 ranks.
+        assertEquals(1 + 2 + 3 + 3 * 8, NcclBench.expected("allreduce", 1, 3, 20, 8), 0);
+        assertEquals(1 + 2 + 3 + 3 * 8, NcclBench.expected("reduce", 0, 3, 20, 8), 0);
+        // reducescatter, blocks of 5: rank 1's element 2 is element 7 of every input.
+        assertEquals(1 + 2 + 3 + 3 * 7, NcclBench.expected("reducescatter", 1, 3, 5, 2), 0);
+        // allgather, blocks of 4: element 9 is rank 2's element 1.
+        assertEquals(3 + 1, NcclBench.expected("allgather", 0, 3, 4, 9), 0);
+        // broadcast from rank 0, element 14 (14 % 13 = 1).
+        assertEquals(1 + 1, NcclBench.expected("broadcast", 2, 3, 20, 14), 0);
+        // sendrecv ring: rank 0 receives rank 2's data.
+        assertEquals(3 + 5, NcclBench.expected("sendrecv", 0, 3, 20, 5), 0);
+    }
+
+    @Test
     void ncclOverheadAndItsCTwinRunAgainstTheNoOpFake(@TempDir Path tmp) throws Exception {
         FakeGpu.assume("NcclOverhead smoke test");
         Map<String, String> env = new HashMap<>(FakeGpu.env(1));
