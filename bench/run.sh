@@ -69,7 +69,7 @@ fi
 
 if [ "$mode" = nccl ]; then
   [ -f "$jar" ] || { echo "build first: mvn -B -DskipTests package"; exit 1; }
-  np=${NP:-$(nvidia-smi -L 2>/dev/null | wc -l)}
+  np=${NP:-$( (nvidia-smi -L 2>/dev/null || true) | wc -l)}
   [ "$np" -ge 1 ] 2>/dev/null || { echo "no GPU found (nvidia-smi -L): set NP"; exit 1; }
   read -r -a launch <<< "${LAUNCH:-launch/mpi4jrun}"
   read -r -a bench_args <<< "${ARGS:--b 8 -e 256M -f 2}"
