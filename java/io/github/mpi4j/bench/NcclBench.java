@@ -141,7 +141,7 @@ public final class NcclBench {
         if (!ok) System.exit(1);
     }
 
-    /** Each rank's host, device and NCCL rank, printed by rank 0 (as nccl-tests' header). */
+    /** Each rank's host and device, printed by rank 0 (as nccl-tests' header). */
     private static void describeDevices(Intracomm world, NcclComm c) {
         String mine = String.format(Locale.ROOT, "#   rank %3d on %s, device %d", world.getRank(), host(), c.getDevice());
         byte[] line = Arrays.copyOf(mine.getBytes(java.nio.charset.StandardCharsets.UTF_8), 128);
@@ -170,7 +170,7 @@ public final class NcclBench {
         long block = perRank ? count / n : count;    // elements each rank contributes or receives
         if (block == 0) return true;
         long bytes = 4 * (perRank ? block * n : count);
-        if (o.check) fill(c, send, recv, op, rank, count, block);
+        if (o.check) fill(send, recv, rank, count);
         for (int i = 0; i < o.warmup; i++) run(c, send, recv, op, block);
         wait(c);
         world.barrier();
@@ -235,8 +235,8 @@ public final class NcclBench {
         return r + 1 + (int) (i % 13);
     }
 
-    private static void fill(NcclComm c, DeviceBuffer send, DeviceBuffer recv, String op, int rank, long count,
-                             long block) {
+    /** Writes this rank's inputs (complete on return: the copies are synchronous). */
+    private static void fill(DeviceBuffer send, DeviceBuffer recv, int rank, long count) {
         float[] s = new float[Math.toIntExact(count)];
         for (int i = 0; i < s.length; i++) s[i] = input(rank, i);
         send.copyFrom(s);
