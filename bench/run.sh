@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # Runs the OSU-style benchmarks of mpi4j (Java arrays, Java direct buffers) and their C twin
-# linked to the same Open MPI, in one session on this machine, and prints the ratios.
+# linked to the same Open MPI, in one session on this machine, and prints the ratios; and the
+# GPU benchmarks (gpu-overhead, nccl).
 #
 #   bench/run.sh [mpi|fabric|fabric-tcp]      REPS=3 MAX=16777216 BW_MAX=4194304 NPS="2 4"
+#   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
+#   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
 #   fabric-tcp  the fabric with TCP between all ranks vs  C over Open MPI --mca btl tcp,self,
 #               and vs raw loopback TCP (bench/tcp_raw.c) for bandwidth
+#   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
+#               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
+#               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
+#               itself costs nanoseconds; MPI4J_CUDA_LIBRARY / MPI4J_NCCL_LIBRARY name others
+#   nccl        NcclBench (nccl-tests style: time, algbw, busbw per collective and size) on NP
+#               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
+#               under LAUNCH="mpirun --bind-to none" (the MPI backend)
 #
 # Latency and bandwidth use ranks 0 and 1 only and run at np 2; allreduce and bcast run at
 # every np in NPS; the fabric modes also time MPI.Init at np 4. Bandwidth stops at BW_MAX (a
 # window is 64 buffers of that size per rank, as in OSU's osu_bw). Ranks are not bound to cores
 # (--bind-to none) for C and Java alike: a bound JVM shares one core with its JIT and GC.
+#
 # Results (raw lines and the markdown table) go to bench/results/<date>-<mode>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,15 +35,60 @@ nps=${NPS:-"2 4"}
 jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
-case "$mode" in mpi|fabric|fabric-tcp) ;; *) echo "unknown mode $mode (mpi, fabric, fabric-tcp)"; exit 2;; esac
-[ -f "$jar" ] && [ -x "$osu_c" ] || { echo "build first (with Open MPI installed): mvn -B -DskipTests package"; exit 1; }
+case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl) ;;
+  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl)"; exit 2;; esac
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
+jvm_opts=(-Xbatch -Xms1g -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
+
+if [ "$mode" = gpu-overhead ]; then
+  nccl_c=target/bench/nccl_overhead_c
+  fake=target/test-native/fake_gpu
+  [ -f "$jar" ] && [ -x "$nccl_c" ] || { echo "build first: mvn -B -DskipTests package"; exit 1; }
+  if [ -z "${MPI4J_NCCL_LIBRARY:-}" ]; then
+    [ -f "$fake/libfakenccl.so" ] || { echo "no fake NCCL in $fake (the build needs the CUDA headers)"; exit 1; }
+    export MPI4J_CUDA_LIBRARY=$PWD/$fake/libfakecudart.so MPI4J_NCCL_LIBRARY=$PWD/$fake/libfakenccl.so
+    export FAKE_NCCL_NOOP=1
+  fi
+  calls=${CALLS:-200000}
+  batches=${BATCHES:-15}
+  mkdir -p "$out"
+  { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode ($calls calls per batch, median of $batches batches, $reps runs)"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"; echo "cores: $(nproc)"
+    echo "java: $(java -version 2>&1 | head -1)"
+    echo "cuda: $MPI4J_CUDA_LIBRARY"; echo "nccl: $MPI4J_NCCL_LIBRARY (FAKE_NCCL_NOOP=${FAKE_NCCL_NOOP:-unset})"; } > "$out/machine.txt"
+  for rep in $(seq 1 "$reps"); do
+    echo "== rep $rep: C, then Java" >&2
+    "$nccl_c" "$calls" "$batches" | grep '^RESULT' | sed "s/^/rep=$rep /" >> "$out/raw.txt"
+    java "${jvm_opts[@]}" io.github.mpi4j.bench.NcclOverhead "$calls" "$batches" | grep '^RESULT' \
+      | sed "s/^/rep=$rep /" >> "$out/raw.txt"
+  done
+  cat "$out/machine.txt"
+  java -cp "$jar" io.github.mpi4j.bench.GpuOverheadReport "$out/raw.txt" | tee "$out/table.md"
+  exit 0
+fi
+
+if [ "$mode" = nccl ]; then
+  [ -f "$jar" ] || { echo "build first: mvn -B -DskipTests package"; exit 1; }
+  np=${NP:-$( (nvidia-smi -L 2>/dev/null || true) | wc -l)}
+  [ "$np" -ge 1 ] 2>/dev/null || { echo "no GPU found (nvidia-smi -L): set NP"; exit 1; }
+  read -r -a launch <<< "${LAUNCH:-launch/mpi4jrun}"
+  read -r -a bench_args <<< "${ARGS:--b 8 -e 256M -f 2}"
+  mkdir -p "$out"
+  { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode, np $np: ${launch[*]}, ${bench_args[*]}"
+    nvidia-smi -L 2>/dev/null || true; java -cp "$jar" io.github.mpi4j.Mpi4j 2>&1 || true; } > "$out/machine.txt"
+  java_cmd=()   # mpi4jrun takes the JVM options itself; an MPI launcher needs the java command
+  [ "$(basename "${launch[0]}")" = mpi4jrun ] || java_cmd=(java)
+  "${launch[@]}" -np "$np" "${java_cmd[@]}" "${jvm_opts[@]}" io.github.mpi4j.bench.NcclBench "${bench_args[@]}" \
+    | tee "$out/table.txt"
+  exit "${PIPESTATUS[0]}"
+fi
+
+[ -f "$jar" ] && [ -x "$osu_c" ] || { echo "build first (with Open MPI installed): mvn -B -DskipTests package"; exit 1; }
 mkdir -p "$out"
 root=()
 [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 mca=()
 [ "$mode" = fabric-tcp ] && mca=(--mca btl tcp,self)
-jvm_opts=(-Xbatch -Xms1g -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
 
 limit() {   # test -> max bytes
   if [ "$1" = bw ]; then echo "$bw_max"; else echo "$max"; fi
