@@ -7,6 +7,7 @@
  * cudaMemcpy (which may wait for the device's earlier work) would stall every thread that needs
  * the GC. They are copied in chunks through pinned staging buffers with Get/Set<Type>ArrayRegion. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "io_github_mpi4j_cuda_CudaNative.h"
@@ -308,20 +309,18 @@ JNIEXPORT void JNICALL JNI_FN(memset0)(JNIEnv *env, jclass cls, jlong dev, jint 
     if (rc != M4J_CUDA_SUCCESS) gpu_throw_cuda(env, async ? "cudaMemsetAsync" : "cudaMemset", rc);
 }
 
-/* {memory type, device} of an address, as CUDA sees it. */
-JNIEXPORT jintArray JNICALL JNI_FN(pointerAttributes0)(JNIEnv *env, jclass cls, jlong ptr) {
+/* The memory type of an address in the high 32 bits, its device in the low 32, as CUDA sees it:
+ * one long rather than an array, so that pointer checks on the call path allocate nothing. */
+JNIEXPORT jlong JNICALL JNI_FN(pointerKind0)(JNIEnv *env, jclass cls, jlong ptr) {
     (void)cls;
-    CUDA_FN(env, attrs, cudaPointerGetAttributes, NULL);
+    CUDA_FN(env, attrs, cudaPointerGetAttributes, 0);
     m4j_cuda_pointer_attributes a = {0};
     int rc = attrs(&a, PTR(ptr));
     if (rc != M4J_CUDA_SUCCESS) {
         gpu_throw_cuda(env, "cudaPointerGetAttributes", rc);
-        return NULL;
+        return 0;
     }
-    jint v[2] = {a.type, a.device};
-    jintArray out = (*env)->NewIntArray(env, 2);
-    if (out != NULL) (*env)->SetIntArrayRegion(env, out, 0, 2, v);
-    return out;
+    return (jlong)(((uint64_t)(uint32_t)a.type << 32) | (uint32_t)a.device);
 }
 
 /* --- streams and events --- */

@@ -93,9 +93,10 @@ public final class Cuda {
     public static int deviceOf(long address) {
         if (address == 0) throw new IllegalArgumentException("Cuda.deviceOf: address is 0");
         CudaNative.ensure("Cuda.deviceOf");
-        int[] a = CudaNative.pointerAttributes0(address);
-        boolean onDevice = a[0] == CudaNative.MEMORY_DEVICE || a[0] == CudaNative.MEMORY_MANAGED;
-        return onDevice ? a[1] : io.github.mpi4j.memory.NativeMemory.HOST;
+        long kind = CudaNative.pointerKind0(address);
+        int type = (int) (kind >>> 32);
+        boolean onDevice = type == CudaNative.MEMORY_DEVICE || type == CudaNative.MEMORY_MANAGED;
+        return onDevice ? (int) kind : io.github.mpi4j.memory.NativeMemory.HOST;
     }
 
     /** This rank's rank on its node from the launcher's variables, or -1. */

@@ -71,7 +71,8 @@ final class CudaNative {
     static native void memset0(long dev, int value, long bytes, long stream, boolean async, int device);
 
     /** {memory type, device} of an address. */
-    static native int[] pointerAttributes0(long ptr);
+    /** The memory type (high 32 bits) and device (low 32 bits) of an address. */
+    static native long pointerKind0(long ptr);
 
     static native long streamCreate0(int device);
 

@@ -30,14 +30,27 @@ final class NcclTypes {
         }
     }
 
+    // One instance per mapping, so that checking a call's type allocates nothing.
+    private static final Mapped INT8 = new Mapped(NcclNative.INT8, 1, 1);
+    private static final Mapped INT32 = new Mapped(NcclNative.INT32, 1, 4);
+    private static final Mapped INT64 = new Mapped(NcclNative.INT64, 1, 8);
+    private static final Mapped FLOAT32 = new Mapped(NcclNative.FLOAT32, 1, 4);
+    private static final Mapped FLOAT64 = new Mapped(NcclNative.FLOAT64, 1, 8);
+    /** Data movement in bytes: index = bytes per element of the mpi type. */
+    private static final Mapped[] BYTES = new Mapped[17];
+
+    static {
+        for (int b : new int[] {1, 2, 4, 8, 16}) BYTES[b] = new Mapped(NcclNative.INT8, b, b);
+    }
+
     /** The NCCL type that reduces {@code type}'s elements, or an exception naming it. */
     static Mapped forReduction(String call, Datatype type) {
         if (type == null) throw new IllegalArgumentException(call + ": type is null");
-        if (type == MPI.BYTE) return new Mapped(NcclNative.INT8, 1, 1);
-        if (type == MPI.INT) return new Mapped(NcclNative.INT32, 1, 4);
-        if (type == MPI.LONG) return new Mapped(NcclNative.INT64, 1, 8);
-        if (type == MPI.FLOAT) return new Mapped(NcclNative.FLOAT32, 1, 4);
-        if (type == MPI.DOUBLE) return new Mapped(NcclNative.FLOAT64, 1, 8);
+        if (type == MPI.BYTE) return INT8;
+        if (type == MPI.INT) return INT32;
+        if (type == MPI.LONG) return INT64;
+        if (type == MPI.FLOAT) return FLOAT32;
+        if (type == MPI.DOUBLE) return FLOAT64;
         throw new IllegalArgumentException(call + ": type " + name(type) + " cannot be reduced by NCCL (it reduces "
                 + "MPI.BYTE, MPI.INT, MPI.LONG, MPI.FLOAT and MPI.DOUBLE)");
     }
@@ -46,15 +59,14 @@ final class NcclTypes {
     static Mapped forMovement(String call, Datatype type) {
         if (type == null) throw new IllegalArgumentException(call + ": type is null");
         // Bytes per element: mpi's getSize() counts base-type units, not bytes.
-        Object[] movable = {MPI.BYTE, 1, MPI.BOOLEAN, 1, MPI.CHAR, 2, MPI.SHORT, 2, MPI.INT, 4, MPI.FLOAT, 4,
-            MPI.LONG, 8, MPI.DOUBLE, 8, MPI.SHORT2, 4, MPI.INT2, 8, MPI.FLOAT2, 8, MPI.LONG2, 16, MPI.DOUBLE2, 16,
-            MPI.FLOAT_COMPLEX, 8, MPI.DOUBLE_COMPLEX, 16};
-        for (int i = 0; i < movable.length; i += 2) {
-            if (movable[i] == type) {
-                int size = (Integer) movable[i + 1];
-                return new Mapped(NcclNative.INT8, size, size);
-            }
-        }
+        int bytes = type == MPI.BYTE || type == MPI.BOOLEAN ? 1
+                : type == MPI.CHAR || type == MPI.SHORT ? 2
+                : type == MPI.INT || type == MPI.FLOAT || type == MPI.SHORT2 ? 4
+                : type == MPI.LONG || type == MPI.DOUBLE || type == MPI.INT2 || type == MPI.FLOAT2
+                        || type == MPI.FLOAT_COMPLEX ? 8
+                : type == MPI.LONG2 || type == MPI.DOUBLE2 || type == MPI.DOUBLE_COMPLEX ? 16
+                : 0;
+        if (bytes > 0) return BYTES[bytes];
         throw new IllegalArgumentException(call + ": type " + name(type) + " cannot be moved by NCCL (derived types, "
                 + "MPI.OBJECT and MPI.PACKED have no fixed-size device representation; use a predefined type)");
     }
