@@ -189,7 +189,11 @@ public class NativeMemorySuite {
         r.waitFor();
     }
 
-    /** No backend moves device memory yet: each refuses it by name, before anything is sent. */
+    /**
+     * These jobs load no CUDA runtime, so device memory can be neither staged nor handed to a
+     * CUDA-aware MPI: every call refuses it by name, before anything is sent (the device suites in
+     * io.github.mpi4j.device move it with a CUDA runtime loaded).
+     */
     @RankTest
     public void deviceMemoryIsRefusedByName(Intracomm comm) {
         DeviceMemory d = DeviceMemory.of(0x10000, 64, 0);
@@ -205,7 +209,7 @@ public class NativeMemorySuite {
         for (int n : new int[] {1, 16}) {
             Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allReduce(d, e, n, MPI.INT, MPI.SUM),
                     "device memory", "is not accepted by the");
-            // A bcast in a world of one moves nothing, and the fabric looks at memory only to move it.
+            // A bcast in a world of one moves nothing, so nothing looks at the memory.
             if (comm.getSize() > 1) {
                 Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.bcast(d, n, MPI.INT, 0), "device memory",
                         "is not accepted by the");
