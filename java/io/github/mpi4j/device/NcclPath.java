@@ -202,6 +202,10 @@ final class NcclPath {
 
     /** The NCCL communicator, made at the first call: collective over {@link #comm}. */
     private synchronized RawNcclComm nccl(String call) {
+        if (nccl != null && nccl.isGone()) {
+            throw MPIException.of(Mpi.ERR_OTHER, call + ": the NCCL communicator of this communicator (NCCL mode) was "
+                    + "aborted after an earlier NCCL failure or deadline; NCCL-mode calls on it cannot run any more");
+        }
         if (nccl != null) return nccl;
         if (failed != null) throw unavailable(call, failed, null);
         int rank = comm.rank();

@@ -21,11 +21,22 @@ final class StagedBackend implements Backend {
 
     /**
      * @throws mpi.MPIException if {@code MPI4J_DEVICE_COLLECTIVES} has a bad value (every rank
-     *         has the same environment, so every rank fails {@code MPI.Init} alike)
+     *         has the same environment, so every rank fails {@code MPI.Init} alike, after the
+     *         backend was finished again)
      */
     StagedBackend(Backend inner) {
         this.inner = inner;
-        this.layer = new DeviceLayer(inner.name(), System.getenv());
+        try {
+            this.layer = new DeviceLayer(inner.name(), System.getenv());
+        } catch (RuntimeException e) {
+            // The backend has started: finish it (every rank fails alike), so MPI.Init leaves nothing running.
+            try {
+                inner.finish();
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            throw e;
+        }
         this.world = StagedComm.wrap(inner.world(), layer);
         this.self = StagedComm.wrap(inner.self(), layer);
     }

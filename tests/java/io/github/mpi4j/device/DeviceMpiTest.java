@@ -144,6 +144,20 @@ class DeviceMpiTest {
         return SuiteRunner.run(NcclAbsentSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3);
     }
 
+    /** A bad MPI4J_DEVICE_COLLECTIVES fails MPI.Init on every rank, naming variable and value. */
+    @org.junit.jupiter.api.Test
+    void aBadModeFailsMpiInitNamingIt() throws Exception {
+        for (Jobs.Launcher l : List.of(Jobs.Launcher.MPI4JRUN, Jobs.Launcher.MPIRUN)) {
+            if (l == Jobs.Launcher.MPIRUN && !Jobs.mpirunAvailable()) continue;
+            List<String> java = List.of("-cp", Jobs.classpath(), RankRunner.class.getName(), NcclModeSuite.class.getName());
+            List<String> cmd = l == Jobs.Launcher.MPIRUN ? Jobs.mpirun(2, java) : Jobs.mpi4jrun(2, List.of(), java);
+            Jobs.Result r = Jobs.run(cmd, Map.of("MPI4J_DEVICE_COLLECTIVES", "gpu"), 120);
+            org.junit.jupiter.api.Assertions.assertTrue(r.exitCode != 0, l + ": the job failed\n" + r);
+            org.junit.jupiter.api.Assertions.assertTrue(r.output.contains("MPI4J_DEVICE_COLLECTIVES = 'gpu' is not a device "
+                    + "collectives mode"), l + ": the message names variable and value\n" + r);
+        }
+    }
+
     @TestFactory
     Stream<DynamicNode> refusedWithoutCuda() {
         if (Boolean.getBoolean("mpi4j.native.skip")) {
