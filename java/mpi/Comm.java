@@ -211,15 +211,33 @@ public class Comm implements Freeable, Cloneable {
     /** Duplicates the communicator and gives the duplicate the hints {@code info}. */
     public Comm dupWithInfo(Info info) {
         Comm d = dup();
-        d.setInfo(info);
+        try {
+            d.setInfo(info);
+        } catch (RuntimeException e) {
+            d.free(); // collective like the dup: every rank refuses the same hints
+            throw e;
+        }
         return d;
     }
 
-    /** Sets hints. They are stored and returned by {@link #getInfo()}; no backend acts on them yet. */
+    /**
+     * Sets hints (collective: every rank sets the same). They are stored and returned by
+     * {@link #getInfo()} and handed to the backend's layers, which act on the keys they know:
+     * {@code mpi4j_device_collectives} = {@code nccl} or {@code host} (see docs/gpu.md, "Device
+     * buffers in mpi calls"). A value a layer refuses is an exception naming key and value, and
+     * nothing is set.
+     */
     public final void setInfo(Info info) {
-        impl("setInfo");
+        BackendComm c = impl("setInfo");
         if (info == null) throw MPIException.of(MPI.ERR_INFO, "setInfo: info is null");
-        this.info = info.dup();
+        Info copy = info.dup();
+        java.util.Map<String, String> hints = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < copy.size(); i++) {
+            String k = copy.getKey(i);
+            hints.put(k, copy.get(k));
+        }
+        c.hints(hints);
+        this.info = copy;
     }
 
     /** A copy of the hints in use (empty if none were set). */

@@ -15,13 +15,30 @@ import java.nio.ByteBuffer;
  */
 final class StagedBackend implements Backend {
     final Backend inner;
+    private final DeviceLayer layer;
     private final BackendComm world;
     private final BackendComm self;
 
+    /**
+     * @throws mpi.MPIException if {@code MPI4J_DEVICE_COLLECTIVES} has a bad value (every rank
+     *         has the same environment, so every rank fails {@code MPI.Init} alike, after the
+     *         backend was finished again)
+     */
     StagedBackend(Backend inner) {
         this.inner = inner;
-        this.world = StagedComm.wrap(inner.world(), inner.name());
-        this.self = StagedComm.wrap(inner.self(), inner.name());
+        try {
+            this.layer = new DeviceLayer(inner.name(), System.getenv());
+        } catch (RuntimeException e) {
+            // The backend has started: finish it (every rank fails alike), so MPI.Init leaves nothing running.
+            try {
+                inner.finish();
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            throw e;
+        }
+        this.world = StagedComm.wrap(inner.world(), layer);
+        this.self = StagedComm.wrap(inner.self(), layer);
     }
 
     @Override
@@ -116,7 +133,11 @@ final class StagedBackend implements Backend {
 
     @Override
     public void finish() {
-        inner.finish();
+        try {
+            layer.finish(); // NCCL communicators first: their finalize may still need the peers
+        } finally {
+            inner.finish();
+        }
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.Topology;
 import io.github.mpi4j.spi.TypeDesc;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -26,29 +27,41 @@ import java.util.function.Supplier;
  * every rank for gathers and scatters, the furthest block end for the v-variants. Buffers that
  * are not significant at a rank (the receive buffer of a gather off the root) are handed on as
  * null, as the backend contract allows, so they are neither copied nor refused.
+ *
+ * <p>In NCCL mode ({@link CollectiveMode}, set by the info key or the environment, the same on
+ * every rank) the collectives NCCL can do go through NCCL on every rank ({@link NcclPath}),
+ * host buffers included: the choice depends on the call, its type, op and count only. The rest
+ * take the path above, which meets host memory on the wire too.
  */
 final class StagedComm implements BackendComm, CollectiveOps {
     final BackendComm inner;
+    private final DeviceLayer layer;
     /** The backend's name, for refusals. */
     private final String backend;
     private final CollectiveOps coll;
     /** The backend's own capability (a CUDA-aware MPI), or null: decided once per communicator. */
     private final DeviceMemory direct;
+    /** Host (staging, per buffer) or NCCL (every eligible collective, every rank): see {@link CollectiveMode}. */
+    private volatile CollectiveMode mode;
+    /** The NCCL path, made at the first NCCL-mode collective; null before. */
+    private NcclPath nccl;
 
-    private StagedComm(BackendComm inner, String backend) {
+    private StagedComm(BackendComm inner, DeviceLayer layer) {
         this.inner = inner;
-        this.backend = backend;
+        this.layer = layer;
+        this.backend = layer.backend;
         this.coll = inner.collectives();
         this.direct = inner.capability(DeviceMemory.class);
+        this.mode = layer.defaultMode;
     }
 
-    static StagedComm wrap(BackendComm c, String backend) {
-        return c == null ? null : c instanceof StagedComm ? (StagedComm) c : new StagedComm(c, backend);
+    static StagedComm wrap(BackendComm c, DeviceLayer layer) {
+        return c == null ? null : c instanceof StagedComm ? (StagedComm) c : new StagedComm(c, layer);
     }
 
-    /** A communicator made from this one, on the same backend. */
+    /** A communicator made from this one, on the same backend (with the default mode: hints are not inherited, as getInfo shows). */
     private StagedComm wrap(BackendComm c) {
-        return wrap(c, backend);
+        return wrap(c, layer);
     }
 
     static BackendComm unwrap(BackendComm c) {
@@ -59,6 +72,32 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     private static boolean device(Buf a) {
         return Staging.isDevice(a);
+    }
+
+    // ---- NCCL mode: the decision uses the call's type, op and count only (the same on every rank) ----
+
+    /** The NCCL path when this communicator is in NCCL mode and NCCL reduces {@code type} with {@code op}, else null. */
+    private NcclPath ncclReduce(int count, TypeDesc type, OpDesc op) {
+        if (mode != CollectiveMode.NCCL || count <= 0 || NcclPath.reduction(type) < 0 || NcclPath.op(op) < 0) {
+            return null;
+        }
+        return ncclPath();
+    }
+
+    /** The NCCL path when this communicator is in NCCL mode and NCCL moves {@code type}, else null. */
+    private NcclPath ncclMove(int count, TypeDesc type) {
+        if (mode != CollectiveMode.NCCL || count <= 0 || !NcclPath.movable(type)) return null;
+        return ncclPath();
+    }
+
+    private synchronized NcclPath ncclPath() {
+        if (nccl == null) nccl = layer.ncclPath(inner);
+        return nccl;
+    }
+
+    /** A non-blocking NCCL-mode call completed inside the call: its request is complete already. */
+    private static BackendRequest done() {
+        return DoneRequest.INSTANCE;
     }
 
     private static boolean device(Buf a, Buf b) {
@@ -160,7 +199,28 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public void free() {
-        inner.free();
+        NcclPath p;
+        synchronized (this) {
+            p = nccl;
+            nccl = null;
+        }
+        try {
+            layer.free(p);
+        } finally {
+            inner.free();
+        }
+    }
+
+    /**
+     * Hints of {@code Comm.setInfo} / {@code dupWithInfo}: {@link CollectiveMode#KEY} sets the
+     * mode (a bad value is an exception naming key and value, and changes nothing); the backend
+     * sees them too.
+     */
+    @Override
+    public void hints(Map<String, String> hints) {
+        CollectiveMode m = CollectiveMode.fromHints(hints, mode);
+        inner.hints(hints);
+        mode = m;
     }
 
     @Override
@@ -327,6 +387,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public void bcast(Buf buf, int count, TypeDesc type, int root) {
+        NcclPath n = ncclMove(count, type);
+        if (n != null) {
+            n.bcast("bcast", buf, count, type, root);
+            return;
+        }
         if (!device(buf)) {
             coll.bcast(buf, count, type, root);
             return;
@@ -338,6 +403,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
+        NcclPath n = ncclMove(count, type);
+        if (n != null) {
+            n.bcast("iBcast", buf, count, type, root);
+            return done();
+        }
         if (!device(buf)) return coll.iBcast(buf, count, type, root);
         Staging st = staging("iBcast", null);
         Buf b = bcastBuf(st, buf, count, type, root);
@@ -357,6 +427,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public void reduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root) {
+        NcclPath n = ncclReduce(count, type, op);
+        if (n != null) {
+            n.reduce("reduce", sendBuf, recvBuf, count, type, op, root);
+            return;
+        }
         if (!device(sendBuf, recvBuf)) {
             coll.reduce(sendBuf, recvBuf, count, type, op, root);
             return;
@@ -368,6 +443,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public BackendRequest iReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op, int root) {
+        NcclPath n = ncclReduce(count, type, op);
+        if (n != null) {
+            n.reduce("iReduce", sendBuf, recvBuf, count, type, op, root);
+            return done();
+        }
         if (!device(sendBuf, recvBuf)) return coll.iReduce(sendBuf, recvBuf, count, type, op, root);
         Staging st = staging("iReduce", op);
         Buf[] b = reduceBufs(st, sendBuf, recvBuf, span(count, type), type, isRoot(root));
@@ -376,6 +456,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public void allReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op) {
+        NcclPath n = ncclReduce(count, type, op);
+        if (n != null) {
+            n.allReduce("allReduce", sendBuf, recvBuf, count, type, op);
+            return;
+        }
         if (!device(sendBuf, recvBuf)) {
             coll.allReduce(sendBuf, recvBuf, count, type, op);
             return;
@@ -387,6 +472,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public BackendRequest iAllReduce(Buf sendBuf, Buf recvBuf, int count, TypeDesc type, OpDesc op) {
+        NcclPath n = ncclReduce(count, type, op);
+        if (n != null) {
+            n.allReduce("iAllReduce", sendBuf, recvBuf, count, type, op);
+            return done();
+        }
         if (!device(sendBuf, recvBuf)) return coll.iAllReduce(sendBuf, recvBuf, count, type, op);
         Staging st = staging("iAllReduce", op);
         Buf[] b = reduceBufs(st, sendBuf, recvBuf, span(count, type), type, true);
@@ -534,6 +624,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
     @Override
     public void allGather(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf, int recvCount,
                           TypeDesc recvType) {
+        NcclPath n = ncclMove(recvCount, recvType); // the receive side: the same at every rank
+        if (n != null) {
+            n.allGather("allGather", sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
+            return;
+        }
         if (!device(sendBuf, recvBuf)) {
             coll.allGather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
             return;
@@ -548,6 +643,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
     @Override
     public BackendRequest iAllGather(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf, int recvCount,
                                      TypeDesc recvType) {
+        NcclPath n = ncclMove(recvCount, recvType);
+        if (n != null) {
+            n.allGather("iAllGather", sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
+            return done();
+        }
         if (!device(sendBuf, recvBuf)) return coll.iAllGather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
         Staging st = staging("iAllGather", null);
         Buf s = st.in(sendBuf, span(sendCount, sendType));
@@ -663,6 +763,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public void reduceScatterBlock(Buf sendBuf, Buf recvBuf, int recvCount, TypeDesc type, OpDesc op) {
+        NcclPath n = ncclReduce(recvCount, type, op);
+        if (n != null) {
+            n.reduceScatterBlock("reduceScatterBlock", sendBuf, recvBuf, recvCount, type, op);
+            return;
+        }
         if (!device(sendBuf, recvBuf)) {
             coll.reduceScatterBlock(sendBuf, recvBuf, recvCount, type, op);
             return;
@@ -674,6 +779,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     @Override
     public BackendRequest iReduceScatterBlock(Buf sendBuf, Buf recvBuf, int recvCount, TypeDesc type, OpDesc op) {
+        NcclPath n = ncclReduce(recvCount, type, op);
+        if (n != null) {
+            n.reduceScatterBlock("iReduceScatterBlock", sendBuf, recvBuf, recvCount, type, op);
+            return done();
+        }
         if (!device(sendBuf, recvBuf)) return coll.iReduceScatterBlock(sendBuf, recvBuf, recvCount, type, op);
         Staging st = staging("iReduceScatterBlock", op);
         Buf[] b = reduceScatterBufs(st, sendBuf, recvBuf, (long) size() * recvCount, recvCount, type);

@@ -136,7 +136,7 @@ final class Staging {
      * required is refused before anything moves). A DeviceBuffer was allocated by mpi4j: no
      * check (a closed one has failed already when its address was taken).
      */
-    private static String checkPointer(Buf b) {
+    static String checkPointer(Buf b) {
         NativeMemory m = b.nativeMemory();
         if (m instanceof DeviceBuffer) return null;
         int where;

@@ -52,6 +52,15 @@ public interface BackendComm extends PointToPoint {
 
     void free();
 
+    /**
+     * The hints of {@code Comm.setInfo} (and {@code dupWithInfo}), every key with its value; keys
+     * a layer does not know are ignored. MPI makes setInfo collective, so every rank passes the
+     * same hints. A layer that refuses a value throws (naming key and value) before it changes
+     * anything; the default ignores them all.
+     */
+    default void hints(java.util.Map<String, String> hints) {
+    }
+
     // ---- the bracket around one collective call of the API ------------------------------
 
     /**

@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * <p>Checked twice: on the sources (names in code), and on the built classes with {@code jdeps}
  * (what the bytecode really uses, including what imports and inlined constants hide). The jdeps
  * check also keeps the backend contract ({@code spi}) free of backends and start-up code, start-up
- * ({@code runtime}) free of concrete backends (it finds them through providers), and the public
- * memory types free of everything but the JDK.
+ * ({@code runtime}) free of concrete backends (it finds them through providers), the device
+ * layer ({@code device}) on NCCL through {@code nccl.RawNcclComm} only (the other NCCL classes are
+ * API over {@code mpi}), and the public memory types free of everything but the JDK.
  */
 class LayeringTest {
     /** Packages that are users of the public API, beside it (see the class comment). */
@@ -45,6 +46,13 @@ class LayeringTest {
             "io.github.mpi4j.nccl.NcclTypes",        // mpi.Datatype / mpi.Op to NCCL's enums
             "io.github.mpi4j.nccl.HierarchicalComm", // create(mpi.Intracomm); its inter-node step is mpi calls
             "io.github.mpi4j.nccl.DeviceMesh");      // create(mpi.Intracomm, ...), comm(name) returns mpi.Intracomm
+
+    /**
+     * What the device layer (device buffers in mpi calls) may use of package nccl: the classes
+     * without mpi types. Everything else there is public API over package mpi.
+     */
+    static final List<String> DEVICE_USES_OF_NCCL = List.of("io.github.mpi4j.nccl.RawNcclComm",
+            "io.github.mpi4j.nccl.NcclException");
 
     private static final Pattern USE = Pattern.compile("(?<![\\w.])mpi\\.([A-Z]\\w*)");
     /** Comments, then string and character literals: what is left is code. */
@@ -123,6 +131,10 @@ class LayeringTest {
             if (under(from, "io.github.mpi4j.spi")) {
                 for (String b : backends) if (under(to, b)) offences.add(edge + " (the backend contract uses a backend)");
                 if (under(to, "io.github.mpi4j.runtime")) offences.add(edge + " (the backend contract uses start-up code)");
+            }
+            if (under(from, "io.github.mpi4j.device") && packageOf(to).equals("io.github.mpi4j.nccl")
+                    && !DEVICE_USES_OF_NCCL.contains(to.replaceFirst("\\$.*", ""))) {
+                offences.add(edge + " (the device layer reaches NCCL through nccl.RawNcclComm only)");
             }
             if (under(from, "io.github.mpi4j.runtime")) {
                 for (String b : backends) if (under(to, b)) offences.add(edge + " (start-up names a concrete backend)");

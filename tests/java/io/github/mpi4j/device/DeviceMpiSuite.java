@@ -369,17 +369,26 @@ public class DeviceMpiSuite {
         }
     }
 
+    /** Whether the job runs in NCCL mode: the collectives NCCL can do go through NCCL (NcclModeSuite checks more). */
+    private static boolean ncclMode() {
+        return "nccl".equalsIgnoreCase(System.getenv("MPI4J_DEVICE_COLLECTIVES"));
+    }
+
     @RankTest
     public void theRightPathIsTaken(Intracomm c) {
         boolean cudaAwareMpi = "mpi".equals(Mpi4j.backendName())
                 && "yes".equalsIgnoreCase(System.getenv("MPI4J_MPI_CUDA_AWARE"));
         long before = PinnedPool.taken();
+        long nccl = NcclPath.calls();
         try (Ints x = new Ints(true, seq(10, i -> i))) {
             c.allReduce(x.buf(), 10, MPI.INT, MPI.SUM);
             Check.arrays(seq(10, i -> c.getSize() * i), x.read(), "allReduce");
         }
         long staged = PinnedPool.taken() - before;
-        if (cudaAwareMpi) {
+        if (ncclMode()) {
+            Check.equal(1, NcclPath.calls() - nccl, "NCCL-mode calls (MPI4J_DEVICE_COLLECTIVES=nccl)");
+            Check.equal(0, staged, "pinned buffers taken in NCCL mode");
+        } else if (cudaAwareMpi) {
             Check.equal(0, staged, "pinned buffers taken with a CUDA-aware MPI (device memory goes to MPI as it is)");
         } else {
             // At least one: ranks that are threads of one JVM share the pool.

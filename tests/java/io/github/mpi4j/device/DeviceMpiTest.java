@@ -88,6 +88,76 @@ class DeviceMpiTest {
         org.junit.jupiter.api.Assertions.assertEquals(methods * 3 * n, passed, "every test passed on every rank\n" + r);
     }
 
+    /** {@link #fakeEnv} with the fake NCCL too, or null with the reason in {@code why[0]}. */
+    private static Map<String, String> fakeNcclEnv(String[] why) {
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return null;
+        Path nccl = Path.of(env.get("MPI4J_CUDA_LIBRARY")).resolveSibling("libfakenccl.so");
+        if (!Files.isRegularFile(nccl)) {
+            why[0] = "the test build made no fake NCCL at " + nccl;
+            return null;
+        }
+        env.put("MPI4J_NCCL_LIBRARY", nccl.toString());
+        return env;
+    }
+
+    /** NCCL mode by the environment: {@link NcclModeSuite}, and {@link DeviceMpiSuite} unchanged (its results must not change). */
+    @TestFactory
+    Stream<DynamicNode> ncclModeUnderMpi4jrun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeNcclEnv(why);
+        if (env == null) return skipped("NcclModeSuite under mpi4jrun", why[0]);
+        env.put("MPI4J_DEVICE_COLLECTIVES", "nccl");
+        return Stream.concat(SuiteRunner.run(NcclModeSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3, 4),
+                SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 4));
+    }
+
+    @TestFactory
+    Stream<DynamicNode> ncclModeUnderMpirun() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeNcclEnv(why);
+        if (env == null) return skipped("NcclModeSuite under mpirun", why[0]);
+        env.put("MPI4J_DEVICE_COLLECTIVES", "nccl");
+        env.put("MPI4J_MPI_CUDA_AWARE", "no");
+        return Stream.concat(SuiteRunner.run(NcclModeSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2),
+                SuiteRunner.run(DeviceMpiSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2));
+    }
+
+    /** NCCL mode by the info key on one duplicate only. */
+    @TestFactory
+    Stream<DynamicNode> ncclModeByInfoKey() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeNcclEnv(why);
+        if (env == null) return skipped("NcclInfoSuite", why[0]);
+        return Stream.concat(SuiteRunner.run(NcclInfoSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3),
+                SuiteRunner.run(NcclInfoSuite.class, Jobs.Launcher.MPIRUN, List.of(), env, 2));
+    }
+
+    /** NCCL mode with the fake CUDA but no NCCL: an exception on every rank, no hang. */
+    @TestFactory
+    Stream<DynamicNode> ncclModeWithoutNccl() {
+        String[] why = new String[1];
+        Map<String, String> env = fakeEnv(why);
+        if (env == null) return skipped("NcclAbsentSuite", why[0]);
+        env.put("MPI4J_NCCL_LIBRARY", "/no-such-dir/libnccl.so.2");
+        env.put("MPI4J_DEVICE_COLLECTIVES", "nccl");
+        return SuiteRunner.run(NcclAbsentSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), env, 2, 3);
+    }
+
+    /** A bad MPI4J_DEVICE_COLLECTIVES fails MPI.Init on every rank, naming variable and value. */
+    @org.junit.jupiter.api.Test
+    void aBadModeFailsMpiInitNamingIt() throws Exception {
+        for (Jobs.Launcher l : List.of(Jobs.Launcher.MPI4JRUN, Jobs.Launcher.MPIRUN)) {
+            if (l == Jobs.Launcher.MPIRUN && !Jobs.mpirunAvailable()) continue;
+            List<String> java = List.of("-cp", Jobs.classpath(), RankRunner.class.getName(), NcclModeSuite.class.getName());
+            List<String> cmd = l == Jobs.Launcher.MPIRUN ? Jobs.mpirun(2, java) : Jobs.mpi4jrun(2, List.of(), java);
+            Jobs.Result r = Jobs.run(cmd, Map.of("MPI4J_DEVICE_COLLECTIVES", "gpu"), 120);
+            org.junit.jupiter.api.Assertions.assertTrue(r.exitCode != 0, l + ": the job failed\n" + r);
+            org.junit.jupiter.api.Assertions.assertTrue(r.output.contains("MPI4J_DEVICE_COLLECTIVES = 'gpu' is not a device "
+                    + "collectives mode"), l + ": the message names variable and value\n" + r);
+        }
+    }
+
     @TestFactory
     Stream<DynamicNode> refusedWithoutCuda() {
         if (Boolean.getBoolean("mpi4j.native.skip")) {
