@@ -570,6 +570,38 @@ static void scenario_async(void) {
     EXPECT_NCCL(ncclCommAbort(comm), ncclSuccess);
 }
 
+/* FAKE_NCCL_FAULT=stall:1:<ms>, np 2: a peer that did its part of an operation and then left
+ * (destroyed its communicator, exited) while rank 1 was descheduled between finding it late and
+ * checking whether it is gone has not failed that operation, as with a real NCCL. On comm a,
+ * rank 0 starts late, so rank 1 stalls in its first check of rank 0 in the allreduce while rank 0
+ * completes it and destroys a. On comm b, rank 0's receive of rank 1's send completes while rank 1
+ * stalls in its first check of the send; rank 0 then destroys b and exits. */
+static void scenario_leave(void) {
+    ncclComm_t a = world(), b = NULL;
+    EXPECT_NCCL(ncclCommInitRank(&b, g_np, g_id2, g_rank), ncclSuccess);
+    if (a == NULL || b == NULL) return;
+    int32_t *d = dev_alloc(8), v[2] = {g_rank + 1, 10 * (g_rank + 1)}, out[2] = {0, 0};
+    EXPECT_CUDA(cudaMemcpy(d, v, 8, cudaMemcpyHostToDevice), cudaSuccess);
+    if (g_rank == 0) usleep(200000);
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, a, NULL), ncclSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(NULL), cudaSuccess);
+    if (g_rank == 0) EXPECT_NCCL(ncclCommDestroy(a), ncclSuccess);
+    if (g_rank == 0) EXPECT_NCCL(ncclRecv(d + 1, 1, ncclInt32, 1, b, NULL), ncclSuccess);
+    else EXPECT_NCCL(ncclSend(d + 1, 1, ncclInt32, 0, b, NULL), ncclSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(NULL), cudaSuccess);
+    for (int k = 0; k < 2 && g_rank == 1; k++) {
+        ncclResult_t e = ncclInternalError;
+        EXPECT_NCCL(ncclCommGetAsyncError(k ? b : a, &e), ncclSuccess);
+        CHECK(e == ncclSuccess, "comm %c: async error %d (%s) after the peer left having done its part", "ab"[k], e,
+              ncclGetLastError(NULL));
+    }
+    copy_out(out, d, 8, NULL);
+    CHECK(out[0] == 3, "allreduce: %d, expected 3", out[0]);
+    CHECK(out[1] == 20, "after the send/recv: %d, expected 20 (rank 1 sent its own 20)", out[1]);
+    if (g_rank == 1) EXPECT_NCCL(ncclCommDestroy(a), ncclSuccess);
+    EXPECT_NCCL(ncclCommDestroy(b), ncclSuccess);
+}
+
 /* FAKE_GPU_LAG_MS: queued work also runs once it is that old, as a real GPU progresses without
  * the host. Rank 1 never synchronizes until rank 0 (synchronized) tells it through a pipe; without
  * the lag this is a deadlock that real hardware does not have. */
@@ -732,7 +764,7 @@ static const struct {
                  {"async", scenario_async},     {"noop", scenario_noop}, {"lag", scenario_lag},
                  {"nonblocking", scenario_nonblocking}, {"duplicate", scenario_duplicate},
                  {"noinit", scenario_noinit}, {"mismatch", scenario_mismatch},
-                 {"nodevice", scenario_nodevice}};
+                 {"nodevice", scenario_nodevice}, {"leave", scenario_leave}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -104,8 +104,9 @@ static int id_valid(const ncclUniqueId *id) {
 /* --- faults ----------------------------------------------------------------------------- */
 
 /* FAKE_NCCL_FAULT: comma-separated "absent:R" (rank R of every communicator never takes part in
- * operations) and "async:R:N" (rank R's communicators report an asynchronous ncclSystemError
- * after N completed operations). */
+ * operations), "async:R:N" (rank R's communicators report an asynchronous ncclSystemError
+ * after N completed operations) and "stall:R:MS" (rank R pauses MS ms whenever it has found a
+ * peer late and before it checks whether that peer is gone, as a descheduled thread would). */
 static void apply_faults(struct ncclComm *c) {
     c->fault_async_after = -1;
     const char *f = getenv("FAKE_NCCL_FAULT");
@@ -114,6 +115,7 @@ static void apply_faults(struct ncclComm *c) {
         long n = -1;
         if (sscanf(f, "absent:%d", &r) == 1 && r == c->rank) c->absent = 1;
         if (sscanf(f, "async:%d:%ld", &r, &n) == 2 && r == c->rank) c->fault_async_after = n;
+        if (sscanf(f, "stall:%d:%ld", &r, &n) == 2 && r == c->rank && n > 0) c->fault_stall_ms = n;
         f = strchr(f, ',');
         if (f) f++;
     }
@@ -126,12 +128,21 @@ void fake_comm_async(struct ncclComm *c, ncclResult_t r, const char *what) {
     }
 }
 
-ncclResult_t fake_peer_failed(struct ncclComm *c, int peer) {
+/* The caller found *progress < needed, then asks whether the peer is gone: in between the peer
+ * may have got there, completed the operation and destroyed its communicator or exited (as a
+ * real NCCL peer may). Progress is published before gone (and before exit), so reading it again
+ * after finding the peer gone tells a peer that left after its part from one that failed. */
+ncclResult_t fake_peer_failed(struct ncclComm *c, int peer, const uint64_t *progress, uint64_t needed) {
+    if (c->fault_stall_ms > 0) { /* injected: the caller is descheduled right here */
+        struct timespec t = {c->fault_stall_ms / 1000, (c->fault_stall_ms % 1000) * 1000000L};
+        nanosleep(&t, NULL);
+    }
     struct rank_slot *s = slot_of(c, peer);
-    if (__atomic_load_n(&s->gone, __ATOMIC_ACQUIRE)) return ncclRemoteError;
+    int failed = __atomic_load_n(&s->gone, __ATOMIC_ACQUIRE) != 0;
     int pid = __atomic_load_n(&s->pid, __ATOMIC_ACQUIRE);
-    if (pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH) return ncclRemoteError;
-    return ncclSuccess;
+    if (!failed && pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH) failed = 1;
+    if (!failed || (progress && __atomic_load_n(progress, __ATOMIC_ACQUIRE) >= needed)) return ncclSuccess;
+    return ncclRemoteError;
 }
 
 /* --- communicator creation -------------------------------------------------------------- */
@@ -421,8 +432,9 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     int64_t deadline = fakegpu_now_ms() + fake_nccl_timeout_ms();
     struct timespec nap = {0, 500000};
     for (int r = 0; r < comm->nranks; r++) {
-        while (__atomic_load_n(&slot_of(comm, r)->mgmt_posted, __ATOMIC_ACQUIRE) < seq) {
-            ncclResult_t f = fake_peer_failed(comm, r);
+        const uint64_t *posted = &slot_of(comm, r)->mgmt_posted;
+        while (__atomic_load_n(posted, __ATOMIC_ACQUIRE) < seq) {
+            ncclResult_t f = fake_peer_failed(comm, r, posted, seq);
             if (f != ncclSuccess) return fake_nccl_warn(f, "ncclCommSplit : rank %d is gone", r);
             if (fakegpu_now_ms() > deadline) {
                 return fake_nccl_warn(ncclTimeout, "fake NCCL: ncclCommSplit : rank %d did not arrive within %lld ms", r,

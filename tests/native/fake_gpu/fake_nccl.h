@@ -54,6 +54,7 @@ struct ncclComm {
     uint64_t ops_done;        /* for the injected asynchronous error */
     int absent;               /* fault: never takes part in collectives */
     long fault_async_after;   /* fault: asynchronous error after this many operations (-1: none) */
+    long fault_stall_ms;      /* fault: pause before checking whether a peer that is late is gone */
     struct ncclComm *next;
 };
 
@@ -78,8 +79,9 @@ static inline uint64_t *recvd_of(struct ncclComm *c, int src, int dst) {
 ncclResult_t fake_nccl_warn(ncclResult_t r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int fake_comm_valid(struct ncclComm *c);
 int fake_nccl_noop(void);
-/* Why a peer cannot take part any more (gone or dead process), or ncclSuccess. */
-ncclResult_t fake_peer_failed(struct ncclComm *c, int peer);
+/* Why a peer will never bring *progress (a counter it advances in the control segment) to
+ * needed: it is gone or its process died first; ncclSuccess while it may still, or once it has. */
+ncclResult_t fake_peer_failed(struct ncclComm *c, int peer, const uint64_t *progress, uint64_t needed);
 void fake_comm_async(struct ncclComm *c, ncclResult_t r, const char *what);
 int64_t fake_nccl_timeout_ms(void);
 

@@ -165,13 +165,15 @@ static int publish(struct op *o) {
 
 /* Whether rank r has published collective seq; *failed gets why it never will. */
 static int posted(struct ncclComm *c, int r, uint64_t seq, ncclResult_t *failed) {
-    if (__atomic_load_n(&slot_of(c, r)->coll_posted, __ATOMIC_ACQUIRE) >= seq) return 1;
-    *failed = fake_peer_failed(c, r);
+    const uint64_t *progress = &slot_of(c, r)->coll_posted;
+    if (__atomic_load_n(progress, __ATOMIC_ACQUIRE) >= seq) return 1;
+    *failed = fake_peer_failed(c, r, progress, seq);
     return 0;
 }
 
-/* Reads rank r's contribution to collective o into dst (bytes from offset). */
-static int read_peer(struct op *o, int r, size_t whole, size_t offset, size_t bytes, void *dst) {
+/* Reads rank r's contribution to collective o into dst (bytes from offset); 0 with *from = r if
+ * it is not there. */
+static int read_peer(struct op *o, int r, size_t whole, size_t offset, size_t bytes, void *dst, int *from) {
     char tag[64];
     void *map = NULL;
     size_t map_bytes = 0;
@@ -179,6 +181,7 @@ static int read_peer(struct op *o, int r, size_t whole, size_t offset, size_t by
     const char *data = fake_seg_open(o->comm, tag, whole, &map, &map_bytes);
     if (data == NULL || data == (const void *)-1) {
         fake_seg_close(map, map_bytes);
+        *from = r;
         return 0;
     }
     memcpy(dst, data + offset, bytes);
@@ -195,16 +198,18 @@ static int complete(struct op *o) {
     int need_all = o->kind == OP_ALLREDUCE || o->kind == OP_ALLGATHER || o->kind == OP_REDUCESCATTER ||
                    (o->kind == OP_REDUCE && c->rank == o->root);
     if (o->kind == OP_SEND) {
-        if (__atomic_load_n(recvd_of(c, c->rank, o->peer), __ATOMIC_ACQUIRE) >= o->seq) return FAKEGPU_DONE;
-        failed = fake_peer_failed(c, o->peer);
-        if (failed == ncclSuccess) return FAKEGPU_PENDING;
+        const uint64_t *recvd = recvd_of(c, c->rank, o->peer);
+        if (__atomic_load_n(recvd, __ATOMIC_ACQUIRE) >= o->seq) return FAKEGPU_DONE;
+        failed = fake_peer_failed(c, o->peer, recvd, o->seq);
+        if (failed == ncclSuccess) return FAKEGPU_PENDING; /* received by now, or not yet: the next poll says */
         snprintf(why, sizeof why, "Send to rank %d: the peer is gone", o->peer);
         fake_comm_async(c, failed, why);
         return -1;
     }
     if (o->kind == OP_RECV) {
-        if (__atomic_load_n(sent_of(c, o->peer, c->rank), __ATOMIC_ACQUIRE) < o->seq) {
-            failed = fake_peer_failed(c, o->peer);
+        const uint64_t *sent = sent_of(c, o->peer, c->rank);
+        if (__atomic_load_n(sent, __ATOMIC_ACQUIRE) < o->seq) {
+            failed = fake_peer_failed(c, o->peer, sent, o->seq);
             if (failed == ncclSuccess) return FAKEGPU_PENDING;
             snprintf(why, sizeof why, "Recv from rank %d: the peer is gone", o->peer);
             fake_comm_async(c, failed, why);
@@ -238,16 +243,16 @@ static int complete(struct op *o) {
         }
     }
     if (bytes == 0) return FAKEGPU_DONE;
-    int ok = 1;
+    int ok = 1, from = -1;
     switch (o->kind) {
         case OP_BROADCAST:
             if (c->rank == o->root) memmove(o->recv, o->send, bytes);
-            else ok = read_peer(o, o->root, bytes, 0, bytes, o->recv);
+            else ok = read_peer(o, o->root, bytes, 0, bytes, o->recv, &from);
             break;
         case OP_ALLGATHER:
             memmove((char *)o->recv + c->rank * bytes, o->send, bytes);
             for (int r = 0; r < c->nranks && ok; r++) {
-                if (r != c->rank) ok = read_peer(o, r, bytes, 0, bytes, (char *)o->recv + r * bytes);
+                if (r != c->rank) ok = read_peer(o, r, bytes, 0, bytes, (char *)o->recv + r * bytes, &from);
             }
             break;
         case OP_REDUCE:
@@ -263,7 +268,7 @@ static int complete(struct op *o) {
             for (int r = 0; r < c->nranks && ok; r++) {
                 char *dst = r == 0 ? acc : tmp;
                 if (r == c->rank) memcpy(dst, (const char *)o->send + offset, bytes);
-                else ok = read_peer(o, r, whole, offset, bytes, dst);
+                else ok = read_peer(o, r, whole, offset, bytes, dst, &from);
                 if (ok && r > 0) fake_reduce(acc, tmp, o->count, o->type, o->red);
             }
             if (ok && o->red == ncclAvg) fake_finish_avg(acc, o->count, o->type, c->nranks);
@@ -275,6 +280,14 @@ static int complete(struct op *o) {
         default: break;
     }
     (void)sz;
+    if (!ok && from >= 0 && (failed = fake_peer_failed(c, from, NULL, 0)) != ncclSuccess) {
+        /* It aborted after posting, which removes what it had posted for operations it did not
+         * complete: its own operation failed, so this one does as a real NCCL's would. */
+        snprintf(why, sizeof why, "%s: rank %d is gone (aborted before this rank read its contribution)",
+                 OP_NAMES[o->kind], from);
+        fake_comm_async(c, failed, why);
+        return -1;
+    }
     if (!ok) {
         snprintf(why, sizeof why, "%s: a peer's contribution could not be read from shared memory", OP_NAMES[o->kind]);
         fake_comm_async(c, ncclSystemError, why);

@@ -5,6 +5,7 @@ import static io.github.mpi4j.nccl.Expect.assertTrue;
 
 import io.github.mpi4j.cuda.DeviceBuffer;
 import io.github.mpi4j.testing.RankTest;
+import java.util.concurrent.atomic.AtomicInteger;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -79,12 +80,12 @@ public class NcclFaultSuite {
         try (NcclComm c = NcclComm.create(comm); DeviceBuffer d = DeviceBuffer.allocate(64, c.getDevice())) {
             d.copyFrom(new int[16]);
             Throwable[] unexpected = new Throwable[1];
-            int[] queued = new int[1];
+            AtomicInteger queued = new AtomicInteger();
             Thread worker = new Thread(() -> {
                 try {
                     while (true) {
                         c.allReduce(d, d, 16, MPI.INT, MPI.SUM);
-                        queued[0]++;
+                        queued.incrementAndGet();
                     }
                 } catch (IllegalStateException expected) {
                     // aborted: the end of the loop
@@ -93,12 +94,16 @@ public class NcclFaultSuite {
                 }
             }, "queuer");
             worker.start();
-            Thread.sleep(100);
+            // Abort while it queues: once it has queued one (a fixed sleep was too short for a
+            // starting thread under load), and a little later.
+            long deadline = System.nanoTime() + TIMEOUT_S * 1_000_000_000L;
+            while (queued.get() == 0 && worker.isAlive() && System.nanoTime() < deadline) Thread.sleep(1);
+            Thread.sleep(20);
             c.abort();
             worker.join(TIMEOUT_S * 2000L);
             assertTrue(!worker.isAlive(), "the queuing thread ended");
             assertTrue(unexpected[0] == null, "the queuing thread threw " + unexpected[0]);
-            assertTrue(queued[0] > 0, "some operations were queued before the abort");
+            assertTrue(queued.get() > 0, "some operations were queued before the abort");
         }
     }
 }
