@@ -1,12 +1,12 @@
 package io.github.mpi4j.device;
 
+import io.github.mpi4j.testing.FakeGpu;
 import io.github.mpi4j.testing.Jobs;
 import io.github.mpi4j.testing.RankRunner;
 import io.github.mpi4j.testing.Requirements;
 import io.github.mpi4j.testing.SuiteRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -23,20 +23,12 @@ import org.junit.jupiter.api.TestFactory;
  */
 class DeviceMpiTest {
     /** The fake CUDA runtime with 4 devices, or null with the reason in {@code why[0]}. */
+    /** The fake CUDA runtime only (no NCCL: these paths must not need it), or null with the reason. */
     private static Map<String, String> fakeEnv(String[] why) {
-        if (Boolean.getBoolean("mpi4j.native.skip")) {
-            why[0] = "native code was not built (-Dmpi4j.native.skip=true)";
-            return null;
-        }
-        String dir = System.getProperty("mpi4j.test.nativeDir");
-        Path cudart = Path.of(dir == null ? "target/test-native" : dir, "fake_gpu", "libfakecudart.so").toAbsolutePath();
-        if (!Files.isRegularFile(cudart)) {
-            why[0] = "the test build made no fake CUDA runtime at " + cudart + " (it needs the CUDA runtime headers)";
-            return null;
-        }
-        Map<String, String> env = new HashMap<>();
-        env.put("MPI4J_CUDA_LIBRARY", cudart.toString());
-        env.put("FAKE_GPU_DEVICES", "4");
+        why[0] = FakeGpu.missing();
+        if (why[0] != null) return null;
+        Map<String, String> env = FakeGpu.env(4);
+        env.remove("MPI4J_NCCL_LIBRARY");
         return env;
     }
 

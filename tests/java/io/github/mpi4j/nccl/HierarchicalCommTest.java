@@ -1,10 +1,9 @@
 package io.github.mpi4j.nccl;
 
+import io.github.mpi4j.testing.FakeGpu;
 import io.github.mpi4j.testing.Jobs;
 import io.github.mpi4j.testing.Requirements;
 import io.github.mpi4j.testing.SuiteRunner;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -23,20 +22,8 @@ import org.junit.jupiter.api.TestFactory;
 class HierarchicalCommTest {
     /** The fake's libraries, or null with the reason in {@code why[0]} (as NcclCommTest). */
     private static Map<String, String> fakeEnv(String[] why) {
-        if (Boolean.getBoolean("mpi4j.native.skip")) {
-            why[0] = "native code was not built (-Dmpi4j.native.skip=true)";
-            return null;
-        }
-        String dir = System.getProperty("mpi4j.test.nativeDir");
-        Path fake = Path.of(dir == null ? "target/test-native" : dir, "fake_gpu").toAbsolutePath();
-        Path cudart = fake.resolve("libfakecudart.so");
-        Path nccl = fake.resolve("libfakenccl.so");
-        if (!Files.isRegularFile(cudart) || !Files.isRegularFile(nccl)) {
-            why[0] = "the test build made no fake CUDA/NCCL pair in " + fake + " (it needs the CUDA runtime headers)";
-            return null;
-        }
-        return Map.of("MPI4J_CUDA_LIBRARY", cudart.toString(), "MPI4J_NCCL_LIBRARY", nccl.toString(),
-                "FAKE_GPU_DEVICES", "4");
+        why[0] = FakeGpu.missing();
+        return why[0] == null ? FakeGpu.env(4) : null;
     }
 
     private static Stream<DynamicNode> onHosts(Class<?> suite, String hosts, int np) {
