@@ -53,6 +53,14 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
      * can be traced to the allocation that holds it ({@link #hold(long)}).
      */
     private static final ConcurrentSkipListMap<Long, DeviceBuffer> LIVE = new ConcurrentSkipListMap<>();
+    /**
+     * The allocations {@link #hold(long)} found last: frameworks pass the same few buffers call
+     * after call, and a look here costs a few nanoseconds where the map costs a hundred. Racy on
+     * purpose: a stale or lost entry only sends the lookup to the map (a closed buffer cannot be
+     * entered, so it is never returned).
+     */
+    private static final DeviceBuffer[] RECENT = new DeviceBuffer[4];
+    private static int recentNext;
 
     private DeviceBuffer(Lifetime memory, long base, long offset, long bytes, int device, DeviceBuffer parent) {
         this.memory = memory;
@@ -201,12 +209,18 @@ public final class DeviceBuffer implements NativeMemory, AutoCloseable {
      * another library allocated, or memory already freed; mpi4j cannot know the extent of those.
      */
     public static Hold hold(long address) {
+        for (DeviceBuffer b : RECENT) {
+            if (b != null && address - b.base >= 0 && address - b.base < b.bytes && b.memory.enter()) return new Hold(b);
+        }
         while (true) {
             Map.Entry<Long, DeviceBuffer> e = LIVE.floorEntry(address);
             if (e == null) return null;
             DeviceBuffer b = e.getValue();
             if (address - b.base >= b.bytes) return null;
-            if (b.memory.enter()) return new Hold(b);
+            if (b.memory.enter()) {
+                RECENT[recentNext++ & (RECENT.length - 1)] = b;
+                return new Hold(b);
+            }
             LIVE.remove(e.getKey(), b); // closed meanwhile: look again
         }
     }
