@@ -260,13 +260,23 @@ static cudaError_t enqueue_memory(struct queue *q, enum item_kind kind, void *ds
     return fake_push(q, it);
 }
 
-/* Synchronous: runs on the legacy stream after the work the legacy stream waits for. */
+/* On the legacy stream, and as late as the CUDA documentation ("API synchronization behavior")
+ * allows: device to device it returns at once, the copy queued; from pageable host memory to
+ * the device it waits for the legacy stream's earlier work, stages the source and returns, the
+ * copy queued. So only a later synchronization (or blocking-stream work) is sure to see those
+ * bytes. Every other copy (from pinned memory, into host memory) is complete on return. */
 FAKE_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
     int dev;
     cudaError_t e = fake_need_device(&dev);
     if (e == cudaSuccess) e = check_copy(dst, src, count, kind);
-    if (e == cudaSuccess) e = fake_drain_device(dev, 0);
     if (e != cudaSuccess) return fake_fail(e);
+    enum cudaMemoryType to = fakegpu_lookup(dst, NULL, NULL, NULL), from = fakegpu_lookup(src, NULL, NULL, NULL);
+    int device_to_device = count && to == cudaMemoryTypeDevice && from == cudaMemoryTypeDevice;
+    int from_pageable = count && to == cudaMemoryTypeDevice && from == cudaMemoryTypeUnregistered;
+    if (!device_to_device) e = fake_drain_device(dev, 0);
+    if (e != cudaSuccess) return fake_fail(e);
+    /* cudaMemcpyAsync stages a pageable source and queues the copy without waiting for it. */
+    if (device_to_device || from_pageable) return cudaMemcpyAsync(dst, src, count, kind, cudaStreamLegacy);
     if (count) memmove(dst, src, count);
     return cudaSuccess;
 }

@@ -199,6 +199,36 @@ static void scenario_streams(void) {
     CHECK(got[1] == 0x03030303, "destroyed stream's memset: %#x", got[1]);
     EXPECT_CUDA(cudaEventDestroy(ev), cudaSuccess);
     EXPECT_CUDA(cudaEventQuery(ev), cudaErrorInvalidResourceHandle);
+
+    /* cudaMemcpy from pageable memory to the device, and device to device, may return before the
+     * copy is done: it is queued on the legacy stream, which a non-blocking stream does not wait
+     * for; a legacy-stream synchronize or a blocking stream does. From pinned memory it is done. */
+    int *d2 = dev_alloc(sizeof ones);
+    int twos[4] = {2, 2, 2, 2};
+    EXPECT_CUDA(cudaMemcpy(d2, twos, sizeof twos, cudaMemcpyHostToDevice), cudaSuccess);
+    twos[0] = 20; /* too late: the source was staged */
+    EXPECT_CUDA(cudaMemcpyAsync(pinned, d2, sizeof ones, cudaMemcpyDeviceToHost, nb), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(nb), cudaSuccess);
+    CHECK(pinned[0] == (int)0xA5A5A5A5, "pageable cudaMemcpy seen by a non-blocking stream: %#x", pinned[0]);
+    EXPECT_CUDA(cudaStreamSynchronize(NULL), cudaSuccess);
+    EXPECT_CUDA(cudaMemcpyAsync(pinned, d2, sizeof ones, cudaMemcpyDeviceToHost, nb), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(nb), cudaSuccess);
+    CHECK(pinned[0] == 2, "pageable cudaMemcpy after the legacy stream's synchronize: %d, expected 2", pinned[0]);
+    EXPECT_CUDA(cudaMemcpy(d, d2, sizeof ones, cudaMemcpyDeviceToDevice), cudaSuccess);
+    EXPECT_CUDA(cudaMemcpyAsync(pinned, d, sizeof ones, cudaMemcpyDeviceToHost, nb), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(nb), cudaSuccess);
+    CHECK(pinned[1] == 0x03030303, "device-to-device cudaMemcpy seen by a non-blocking stream: %#x", pinned[1]);
+    cudaStream_t blocking;
+    EXPECT_CUDA(cudaStreamCreateWithFlags(&blocking, cudaStreamDefault), cudaSuccess);
+    EXPECT_CUDA(cudaMemcpyAsync(pinned, d, sizeof ones, cudaMemcpyDeviceToHost, blocking), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(blocking), cudaSuccess);
+    CHECK(pinned[1] == 2, "a blocking stream after a device-to-device cudaMemcpy: %#x, expected 2", pinned[1]);
+    for (int i = 0; i < 4; i++) pinned[i] = 5;
+    EXPECT_CUDA(cudaMemcpy(d2, pinned, sizeof ones, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_CUDA(cudaMemcpyAsync(late, d2, sizeof late, cudaMemcpyDeviceToHost, nb), cudaSuccess);
+    CHECK(late[3] == 5, "cudaMemcpy from pinned memory not done on return: %d, expected 5", late[3]);
+    EXPECT_CUDA(cudaStreamDestroy(blocking), cudaSuccess);
+    EXPECT_CUDA(cudaFree(d2), cudaSuccess);
     EXPECT_CUDA(cudaStreamDestroy(nb), cudaSuccess);
     EXPECT_CUDA(cudaStreamDestroy(b), cudaSuccess);
 }
@@ -294,6 +324,13 @@ static double tolerance(ncclDataType_t t) {
     }
 }
 
+/* cudaMemcpy from pageable memory may leave the copy queued on the legacy stream, which the
+ * non-blocking streams used for NCCL here do not wait for: synchronize it, as a real program must. */
+static void copy_in(void *dev, const void *host, size_t bytes) {
+    EXPECT_CUDA(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_CUDA(cudaStreamSynchronize(NULL), cudaSuccess);
+}
+
 static void copy_out(void *host, const void *dev, size_t bytes, cudaStream_t s) {
     EXPECT_CUDA(cudaStreamSynchronize(s), cudaSuccess);
     EXPECT_CUDA(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
@@ -307,7 +344,7 @@ static void allreduce_all_types(ncclComm_t comm, cudaStream_t s) {
         for (int op = ncclSum; op <= ncclAvg; op++) {
             ncclDataType_t t = TYPES[ti];
             for (size_t i = 0; i < count; i++) put(host, i, t, value(g_rank, i, (ncclRedOp_t)op));
-            EXPECT_CUDA(cudaMemcpy(send, host, count * SIZES[ti], cudaMemcpyHostToDevice), cudaSuccess);
+            copy_in(send, host, count * SIZES[ti]);
             EXPECT_NCCL(ncclAllReduce(send, recv, count, t, (ncclRedOp_t)op, comm, s), ncclSuccess);
             copy_out(out, recv, count * SIZES[ti], s);
             for (size_t i = 0; i < count; i++) {
@@ -328,7 +365,7 @@ static void other_collectives(ncclComm_t comm, cudaStream_t s) {
     int32_t *send = dev_alloc(sizeof host), *recv = dev_alloc(sizeof host);
     /* broadcast from the last rank */
     for (size_t i = 0; i < count; i++) host[i] = 100 * g_rank + (int)i;
-    EXPECT_CUDA(cudaMemcpy(send, host, count * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    copy_in(send, host, count * 4);
     EXPECT_NCCL(ncclBroadcast(send, recv, count, ncclInt32, n - 1, comm, s), ncclSuccess);
     copy_out(out, recv, count * 4, s);
     for (size_t i = 0; i < count; i++) CHECK(out[i] == 100 * (n - 1) + (int)i, "bcast [%zu] = %d", i, out[i]);
@@ -349,7 +386,7 @@ static void other_collectives(ncclComm_t comm, cudaStream_t s) {
     }
     /* reduce-scatter: element j of rank r's input is r * 1000 + j */
     for (size_t j = 0; j < n * count; j++) host[j] = g_rank * 1000 + (int)j;
-    EXPECT_CUDA(cudaMemcpy(send, host, n * count * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    copy_in(send, host, n * count * 4);
     EXPECT_NCCL(ncclReduceScatter(send, recv, count, ncclInt32, ncclMax, comm, s), ncclSuccess);
     copy_out(out, recv, count * 4, s);
     for (size_t i = 0; i < count; i++) {
@@ -361,7 +398,7 @@ static void other_collectives(ncclComm_t comm, cudaStream_t s) {
     for (size_t i = 0; i < count; i++) CHECK(out[i] == 1000 * n * (n - 1) / 2 + n * (int)i, "in-place [%zu]", i);
     /* a ring of send/recv in a group */
     for (size_t i = 0; i < count; i++) host[i] = 10 * g_rank + (int)i;
-    EXPECT_CUDA(cudaMemcpy(send, host, count * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    copy_in(send, host, count * 4);
     EXPECT_NCCL(ncclGroupStart(), ncclSuccess);
     EXPECT_NCCL(ncclSend(send, count, ncclInt32, (g_rank + 1) % n, comm, s), ncclSuccess);
     EXPECT_NCCL(ncclRecv(recv, count, ncclInt32, (g_rank + n - 1) % n, comm, s), ncclSuccess);
@@ -404,7 +441,7 @@ static void split(ncclComm_t comm, cudaStream_t s) {
     CHECK(size == members, "split size %d, expected %d", size, members);
     CHECK(rank == (g_np - 1 - g_rank) / 2, "split rank %d, expected %d", rank, (g_np - 1 - g_rank) / 2);
     int32_t *d = dev_alloc(4), v = g_rank, out = 0;
-    EXPECT_CUDA(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice), cudaSuccess);
+    copy_in(d, &v, 4);
     EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, sub, s), ncclSuccess);
     copy_out(&out, d, 4, s);
     int want = 0;
