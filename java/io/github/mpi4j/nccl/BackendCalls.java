@@ -61,6 +61,20 @@ final class BackendCalls {
         return lowest[0];
     }
 
+    /**
+     * Collective: returns when no rank's {@code failure} is set; otherwise, on every rank, runs
+     * {@code undo} and throws this rank's own failure, or (on a rank that did not fail) an
+     * {@link NcclException} for {@code call} naming the lowest rank that failed: "rank r of n
+     * {@code why}". So a failure on one rank is an exception on all, never a hang.
+     */
+    static void agree(BackendComm comm, String call, RuntimeException failure, Runnable undo, String why) {
+        int first = firstFailed(comm, "allReduce", failure);
+        if (first == comm.size()) return;
+        undo.run();
+        if (failure != null) throw failure;
+        throw NcclException.failed(call, "rank " + first + " of " + comm.size() + " " + why);
+    }
+
     static void bcast(BackendComm comm, String call, Object buf, int count, TypeDesc type, int root) {
         run(comm, call, c -> c.collectives().bcast(buf(call, buf, count, type), count, type, root));
     }
@@ -80,13 +94,16 @@ final class BackendCalls {
     static void reduce(BackendComm comm, String call, Object buf, int count, TypeDesc type, OpDesc op, int root) {
         Buf b = buf(call, buf, count, type);
         boolean atRoot = comm.rank() == root;
-        run(comm, call, c -> c.collectives().reduce(atRoot ? Buf.IN_PLACE : b, atRoot ? b : null, count, type, op, root));
+        Buf send = atRoot ? Buf.IN_PLACE : b;
+        Buf recv = atRoot ? b : null;
+        run(comm, call, c -> c.collectives().reduce(send, recv, count, type, op, root));
     }
 
     /** In place: this rank's {@code count} bytes are at its block of {@code buf}, every rank's block comes back. */
     static void allGatherBytes(BackendComm comm, String call, Object buf, int count) {
         TypeDesc t = Predefined.T_BYTE;
-        run(comm, call, c -> c.collectives().allGather(Buf.IN_PLACE, count, t, buf(call, buf, count * c.size(), t), count, t));
+        Buf b = buf(call, buf, count * comm.size(), t);
+        run(comm, call, c -> c.collectives().allGather(Buf.IN_PLACE, count, t, b, count, t));
     }
 
     /** In place, with rank r's bytes {@code counts[r]} at {@code displs[r]}. */

@@ -180,7 +180,8 @@ public final class HierarchicalComm implements AutoCloseable {
 
     public void allReduce(long send, long recv, long count, mpi.Datatype type, mpi.Op op) {
         Elements x = reduction("HierarchicalComm.allReduce", type, op);
-        engine.allReduce(x, engine.address(x, "send", send, count, 1), engine.address(x, "recv", recv, count, 1), count);
+        engine.allReduce(x, engine.address(x, "send", send, count, 1), engine.address(x, "recv", recv, count, 1),
+                count);
     }
 
     public void broadcast(long buf, long count, mpi.Datatype type, int root) {

@@ -84,23 +84,19 @@ final class HierarchicalEngine {
             RankLayout layout = RankLayout.of(leaderOf, localOf);
             // Keyed by node, so that a cross rank is its node's number on every cross communicator.
             cross = BackendCalls.split(comm, "split", localRank, layout.nodeOf(rank));
-            RawNcclComm local = null;
+            RawNcclComm[] local = new RawNcclComm[1];
             RuntimeException failure = null;
             try {
                 int device = deviceOnNode(node);
-                local = RawNcclComm.create("NcclComm.create", node, () -> device);
+                local[0] = RawNcclComm.create("NcclComm.create", node, () -> device);
             } catch (RuntimeException e) {
                 failure = e;
             }
             // The node's creation agrees within a node; the nodes must agree too, or some would wait forever.
-            int firstFailed = BackendCalls.firstFailed(comm, "allReduce", failure);
-            if (firstFailed < size) {
-                if (local != null) local.close();
-                if (failure != null) throw failure;
-                throw NcclException.failed("HierarchicalComm.create", "rank " + firstFailed + " of " + size
-                        + " could not make its node's NCCL communicator (its own exception says why)");
-            }
-            return new HierarchicalEngine(rank, size, layout, node, cross, local);
+            BackendCalls.agree(comm, "HierarchicalComm.create", failure, () -> {
+                if (local[0] != null) local[0].close();
+            }, "could not make its node's NCCL communicator (its own exception says why)");
+            return new HierarchicalEngine(rank, size, layout, node, cross, local[0]);
         } catch (RuntimeException e) {
             if (cross != null) cross.free();
             node.free();
@@ -327,7 +323,7 @@ final class HierarchicalEngine {
                 from = whole.address();
             }
             local.reduceScatter(x.what, from, part.address(), shard, x.reduced, x.ncclOp);
-            if (layout.nodes() > 1) acrossInPieces(x, part, shard, e, true, (h, n) -> BackendCalls.allReduce(cross, "allReduce", h, n, x.type, x.op));
+            if (layout.nodes() > 1) acrossInPieces(x, part, shard, e, true, crossAllReduce(x));
             local.allGather(x.what, part.address(), exact ? recv.address() : whole.address(), shard, x.moved);
             if (!exact) whole.copyToAsync(recv, 0, count * e, s);
         } else {
@@ -335,7 +331,7 @@ final class HierarchicalEngine {
             DeviceBuffer sum = scratch(0, count * e);
             local.reduce(x.what, send.address(), sum.address(), count, x.reduced, x.ncclOp, 0);
             if (layout.nodes() > 1 && localRank == 0) {
-                acrossInPieces(x, sum, count, e, true, (h, n) -> BackendCalls.allReduce(cross, "allReduce", h, n, x.type, x.op));
+                acrossInPieces(x, sum, count, e, true, crossAllReduce(x));
             }
             local.broadcast(x.what, sum.address(), recv.address(), count, x.moved, 0);
         }
@@ -352,14 +348,14 @@ final class HierarchicalEngine {
         if (rootLocal < layout.minNodeSize()) {
             // Every node has a rank of root's local index: those pass it across, then each within its node.
             if (layout.nodes() > 1 && localRank == rootLocal) {
-                across(x, buf, count, e, rootNode, (h, n) -> BackendCalls.bcast(cross, "bcast", h, n, Predefined.T_BYTE, rootNode));
+                across(x, buf, count, e, rootNode, crossBcast(rootNode));
             }
             local.broadcast(x.what, buf.address(), buf.address(), count, x.moved, rootLocal);
         } else {
             // Root's local index is missing on some node: root's node first, then the nodes' first ranks.
             if (myNode == rootNode) local.broadcast(x.what, buf.address(), buf.address(), count, x.moved, rootLocal);
             if (layout.nodes() > 1 && localRank == 0) {
-                across(x, buf, count, e, rootNode, (h, n) -> BackendCalls.bcast(cross, "bcast", h, n, Predefined.T_BYTE, rootNode));
+                across(x, buf, count, e, rootNode, crossBcast(rootNode));
             }
             if (myNode != rootNode) local.broadcast(x.what, buf.address(), buf.address(), count, x.moved, 0);
         }
@@ -389,7 +385,8 @@ final class HierarchicalEngine {
         DeviceBuffer sum = scratch(0, count * e);
         local.reduce(x.what, send.address(), sum.address(), count, x.reduced, x.ncclOp, via);
         if (layout.nodes() > 1 && localRank == via) {
-            acrossInPieces(x, sum, count, e, true, (h, n) -> BackendCalls.reduce(cross, "reduce", h, n, x.type, x.op, rootNode));
+            acrossInPieces(x, sum, count, e, true,
+                    (h, n) -> BackendCalls.reduce(cross, "reduce", h, n, x.type, x.op, rootNode));
         }
         if (myNode == rootNode) {
             if (via == rootLocal) {
@@ -416,7 +413,9 @@ final class HierarchicalEngine {
             // Across first, among the ranks of this local index (each moves 1/L of the data), then within the node.
             DeviceBuffer mine = scratch(0, b * nodes);
             mine.slice(myNode * b, b).copyFromAsync(send, 0, b, s);
-            if (nodes > 1) stage(x, mine, myNode * b, b, b * nodes, h -> BackendCalls.allGatherBytes(cross, "allGather", h, (int) b));
+            if (nodes > 1) {
+                stage(x, mine, myNode * b, b, b * nodes, h -> BackendCalls.allGatherBytes(cross, "allGather", h, (int) b));
+            }
             local.allGather(x.what, mine.address(), all.address(), sendCount * nodes, x.moved);
         } else {
             // Within the node into its place in node-major order, across among the first ranks, back within the node.
@@ -498,6 +497,14 @@ final class HierarchicalEngine {
     // ---------------------------------------------------------------------------------------
     // The inter-node step
     // ---------------------------------------------------------------------------------------
+
+    private PieceCall crossAllReduce(Elements x) {
+        return (h, n) -> BackendCalls.allReduce(cross, "allReduce", h, n, x.type, x.op);
+    }
+
+    private PieceCall crossBcast(int rootNode) {
+        return (h, n) -> BackendCalls.bcast(cross, "bcast", h, n, Predefined.T_BYTE, rootNode);
+    }
 
     /** A backend call over {@code cross} on {@code count} elements of a staged piece. */
     private interface PieceCall {

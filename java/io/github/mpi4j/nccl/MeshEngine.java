@@ -92,12 +92,8 @@ final class MeshEngine {
                     failure = e;
                 }
                 // Creation agrees within one group; all groups must agree before the next dimension.
-                int firstFailed = BackendCalls.firstFailed(comm, "allReduce", failure);
-                if (failure != null) throw failure;
-                if (firstFailed < size) {
-                    throw NcclException.failed(what, "rank " + firstFailed + " of " + size + " could not make the NCCL"
-                            + " communicator of dimension \"" + names[d] + "\" (its own exception says why)");
-                }
+                BackendCalls.agree(comm, what, failure, () -> { }, "could not make the NCCL communicator of dimension \""
+                        + names[d] + "\" (its own exception says why)");
             }
         } catch (RuntimeException e) {
             try {

@@ -103,13 +103,10 @@ public final class RawNcclComm implements AutoCloseable {
         } catch (RuntimeException e) {
             local = e;
         }
-        int firstFailed = BackendCalls.firstFailed(comm, "allReduce", local);
-        if (firstFailed < size) {
-            if (stream != null) stream.close();
-            if (local != null) throw local;
-            throw NcclException.failed(call, "rank " + firstFailed + " of " + size
-                    + " could not take part (its own exception says why)");
-        }
+        CudaStream made = stream;
+        BackendCalls.agree(comm, call, local, () -> {
+            if (made != null) made.close();
+        }, "could not take part (its own exception says why)");
         byte[] message = new byte[1 + NcclNative.UNIQUE_ID_BYTES];
         if (rank == 0) {
             try {
@@ -318,69 +315,62 @@ public final class RawNcclComm implements AutoCloseable {
     /** ncclAllReduce of {@code count} elements (in place when {@code send == recv}). */
     public void allReduce(String what, long send, long recv, long count, NcclTypes.Mapped t, int op) {
         long bytes = bytes(what, count, t);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.allReduce0(send, recv, count, t.ncclType, op, h, stream.handle(), device));
+        queue(what, "send", send, bytes, recv, bytes,
+                h -> NcclNative.allReduce0(send, recv, count, t.ncclType, op, h, stream.handle(), device));
     }
 
     /** ncclBroadcast: root's {@code send} into every rank's {@code recv} ({@code send} is read at the root only). */
     public void broadcast(String what, long send, long recv, long count, NcclTypes.Mapped t, int root) {
         long bytes = bytes(what, count, t);
         checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        if (rank == root) k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.broadcast0(send, recv, count * t.factor, t.ncclType, root, h, stream.handle(),
-                device));
+        queue(what, "send", send, rank == root ? bytes : 0, recv, bytes,
+                h -> NcclNative.broadcast0(send, recv, count * t.factor, t.ncclType, root, h, stream.handle(), device));
     }
 
     /** ncclReduce into root's {@code recv} ({@code recv} is used at the root only). */
     public void reduce(String what, long send, long recv, long count, NcclTypes.Mapped t, int op, int root) {
         long bytes = bytes(what, count, t);
         checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        if (rank == root) k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduce0(send, recv, count, t.ncclType, op, root, h, stream.handle(), device));
+        queue(what, "send", send, bytes, recv, rank == root ? bytes : 0,
+                h -> NcclNative.reduce0(send, recv, count, t.ncclType, op, root, h, stream.handle(), device));
     }
 
     /** ncclAllGather: every rank's {@code send} ({@code sendCount} elements) into {@code recv}, in rank order. */
     public void allGather(String what, long send, long recv, long sendCount, NcclTypes.Mapped t) {
         long bytes = bytes(what, sendCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, total);
-        call(what, k, h -> NcclNative.allGather0(send, recv, sendCount * t.factor, t.ncclType, h, stream.handle(),
-                device));
+        queue(what, "send", send, bytes, recv, times(what, bytes, size),
+                h -> NcclNative.allGather0(send, recv, sendCount * t.factor, t.ncclType, h, stream.handle(), device));
     }
 
     /** ncclReduceScatter: of every rank's {@code send} ({@code recvCount × size} elements), block {@code rank} into {@code recv}. */
     public void reduceScatter(String what, long send, long recv, long recvCount, NcclTypes.Mapped t, int op) {
         long bytes = bytes(what, recvCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, total);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduceScatter0(send, recv, recvCount, t.ncclType, op, h, stream.handle(), device));
+        queue(what, "send", send, times(what, bytes, size), recv, bytes,
+                h -> NcclNative.reduceScatter0(send, recv, recvCount, t.ncclType, op, h, stream.handle(), device));
     }
 
     /** ncclSend ({@code toPeer}) or ncclRecv of {@code count} elements at {@code buf}. */
     public void sendOrRecv(String what, boolean toPeer, long buf, long count, NcclTypes.Mapped t, int peer) {
         long bytes = bytes(what, count, t);
         checkRank(what, "peer", peer);
+        long n = count * t.factor;
+        queue(what, "buf", buf, bytes, 0, 0,
+                toPeer ? h -> NcclNative.send0(buf, n, t.ncclType, peer, h, stream.handle(), device)
+                        : h -> NcclNative.recv0(buf, n, t.ncclType, peer, h, stream.handle(), device));
+    }
+
+    /**
+     * Queues one operation: checks the communicator is open, checks and holds its memory (the
+     * first operand {@code firstArg}, then {@code recv}; an operand of 0 bytes is not used
+     * here), then runs {@code op} on the handle.
+     */
+    private void queue(String what, String firstArg, long first, long firstBytes, long recv, long recvBytes,
+                       LongToIntFunction op) {
         check(what);
         Holds k = new Holds();
-        k.address(what, "buf", buf, bytes);
-        long n = count * t.factor;
-        call(what, k, toPeer ? h -> NcclNative.send0(buf, n, t.ncclType, peer, h, stream.handle(), device)
-                : h -> NcclNative.recv0(buf, n, t.ncclType, peer, h, stream.handle(), device));
+        k.address(what, firstArg, first, firstBytes);
+        k.address(what, "recv", recv, recvBytes);
+        call(what, k, op);
     }
 
     // ---------------------------------------------------------------------------------------
