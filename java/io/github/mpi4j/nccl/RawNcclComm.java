@@ -385,7 +385,7 @@ public final class RawNcclComm implements AutoCloseable {
 
     private static final ThreadLocal<Group> GROUP = ThreadLocal.withInitial(Group::new);
 
-    /** ncclGroupStart on this thread: operations until {@link #groupEnd()} progress together. */
+    /** ncclGroupStart on this thread: operations until {@link #groupEnd} progress together. */
     public static void groupStart(String what) {
         NcclNative.ensure(what);
         NcclNative.groupStart0();
