@@ -1863,4 +1863,9 @@ public class Comm implements Freeable, Cloneable {
     public String toString() {
         return name;
     }
+
+    // ---- ApiBridge (issue 9 layering): the nccl facades reach descriptors through it ----
+    static {
+        io.github.mpi4j.spi.ApiBridge.set(new SpiBridge());
+    }
 }

@@ -3,16 +3,13 @@ package io.github.mpi4j.device;
 import io.github.mpi4j.buffer.MemoryRules;
 import io.github.mpi4j.cuda.Cuda;
 import io.github.mpi4j.cuda.DeviceBuffer;
+import io.github.mpi4j.nccl.NcclTypes;
 import io.github.mpi4j.nccl.RawNcclComm;
 import io.github.mpi4j.spi.BackendComm;
-import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
-import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.MemoryKind;
 import io.github.mpi4j.spi.Mpi;
-import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
-import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.Buffer;
 import java.util.ArrayList;
@@ -40,7 +37,6 @@ import mpi.MPIException;
 final class NcclPath {
     /** NCCL-mode operations started in this process (tests check that NCCL really ran). */
     private static final AtomicLong CALLS = new AtomicLong();
-    private static final OpDesc MIN = new OpDesc("MPI.MIN", OpCode.MIN, null, true);
 
     private final BackendComm comm;
     private final String backend;
@@ -60,41 +56,21 @@ final class NcclPath {
 
     // ---- eligibility: from the call's type, op and count only ----------------------------
 
-    /** NCCL's datatype that reduces {@code t}, or -1: MPI.BYTE, INT, LONG, FLOAT and DOUBLE. */
-    static int reduction(TypeDesc t) {
-        if (t == null || t.layout != Layout.PRIMITIVE) return -1;
-        switch (t.predefinedId) {
-            case Predefined.BYTE: return RawNcclComm.INT8;
-            case Predefined.INT: return RawNcclComm.INT32;
-            case Predefined.LONG: return RawNcclComm.INT64;
-            case Predefined.FLOAT: return RawNcclComm.FLOAT32;
-            case Predefined.DOUBLE: return RawNcclComm.FLOAT64;
-            default: return -1;
-        }
-    }
-
-    /** NCCL's op for {@code op}, or -1: SUM, PROD, MAX and MIN (no user ops, no MINLOC/MAXLOC, no logical ops). */
-    static int op(OpDesc op) {
-        if (op == null) return -1;
-        switch (op.code) {
-            case SUM: return RawNcclComm.SUM;
-            case PROD: return RawNcclComm.PROD;
-            case MAX: return RawNcclComm.MAX;
-            case MIN: return RawNcclComm.MIN;
-            default: return -1;
-        }
+    /** Whether NCCL reduces {@code type} with {@code op}: MPI.BYTE, INT, LONG, FLOAT, DOUBLE; SUM, PROD, MAX, MIN. */
+    static boolean reducible(TypeDesc type, OpDesc op) {
+        return NcclTypes.findReduction(type) != null && NcclTypes.findOp(op) >= 0;
     }
 
     /** Whether NCCL moves {@code t} as bytes: a predefined type of fixed size without gaps. */
     static boolean movable(TypeDesc t) {
-        return t != null && t.isPredefined() && t.size > 0 && t.size == t.extent && t.lb == 0
-                && t.layout != Layout.PACKED && t.layout != Layout.OBJECT && t.layout != Layout.VALUE_INT;
+        return NcclTypes.findMovement(t) != null;
     }
 
     // ---- the collectives ---------------------------------------------------------------------
 
     void allReduce(String call, Buf send, Buf recv, int count, TypeDesc type, OpDesc op) {
-        int t = reduction(type), o = op(op);
+        NcclTypes.Mapped t = NcclTypes.findReduction(type);
+        int o = NcclTypes.findOp(op);
         long bytes = count * type.size;
         run(call, (ops, nc) -> {
             long s, r;
@@ -104,12 +80,13 @@ final class NcclPath {
                 s = ops.in(send, bytes);
                 r = ops.out(recv, bytes);
             }
-            return () -> nc.allReduce(s, r, count, t, o);
+            return () -> nc.allReduce(call, s, r, count, t, o);
         });
     }
 
     void reduce(String call, Buf send, Buf recv, int count, TypeDesc type, OpDesc op, int root) {
-        int t = reduction(type), o = op(op);
+        NcclTypes.Mapped t = NcclTypes.findReduction(type);
+        int o = NcclTypes.findOp(op);
         long bytes = count * type.size;
         boolean atRoot = comm.rank() == root;
         run(call, (ops, nc) -> {
@@ -120,7 +97,7 @@ final class NcclPath {
                 s = ops.in(send, bytes);
                 r = atRoot ? ops.out(recv, bytes) : 0; // NCCL reads recvbuff at the root only
             }
-            return () -> nc.reduce(s, r, count, t, o, root);
+            return () -> nc.reduce(call, s, r, count, t, o, root);
         });
     }
 
@@ -129,7 +106,7 @@ final class NcclPath {
         boolean atRoot = comm.rank() == root;
         run(call, (ops, nc) -> {
             long b = atRoot ? ops.in(buf, bytes) : ops.out(buf, bytes);
-            return () -> nc.broadcast(b, bytes, RawNcclComm.INT8, root);
+            return () -> nc.broadcast(call, b, b, bytes, NcclTypes.bytes(), root);
         });
     }
 
@@ -152,12 +129,13 @@ final class NcclPath {
                 s = ops.in(send, block);
                 r = ops.out(recv, total);
             }
-            return () -> nc.allGather(s, r, block, RawNcclComm.INT8);
+            return () -> nc.allGather(call, s, r, block, NcclTypes.bytes());
         });
     }
 
     void reduceScatterBlock(String call, Buf send, Buf recv, int recvCount, TypeDesc type, OpDesc op) {
-        int t = reduction(type), o = op(op);
+        NcclTypes.Mapped t = NcclTypes.findReduction(type);
+        int o = NcclTypes.findOp(op);
         long bytes = recvCount * type.size;
         long total = bytes * comm.size();
         run(call, (ops, nc) -> {
@@ -171,7 +149,7 @@ final class NcclPath {
                 s = ops.in(send, total);
                 r = ops.out(recv, bytes);
             }
-            return () -> nc.reduceScatter(s, r, recvCount, t, o);
+            return () -> nc.reduceScatter(call, s, r, recvCount, t, o);
         });
     }
 
@@ -202,52 +180,19 @@ final class NcclPath {
 
     /** The NCCL communicator, made at the first call: collective over {@link #comm}. */
     private synchronized RawNcclComm nccl(String call) {
-        if (nccl != null && nccl.isGone()) {
+        if (nccl != null && (nccl.isAborted() || nccl.isClosed())) {
             throw MPIException.of(Mpi.ERR_OTHER, call + ": the NCCL communicator of this communicator (NCCL mode) was "
                     + "aborted after an earlier NCCL failure or deadline; NCCL-mode calls on it cannot run any more");
         }
         if (nccl != null) return nccl;
         if (failed != null) throw unavailable(call, failed, null);
-        int rank = comm.rank();
-        int size = comm.size();
-        RuntimeException local = null;
-        int device = -1;
         try {
-            RawNcclComm.ensure(call);
-            device = Cuda.defaultDevice();
+            nccl = RawNcclComm.create(call, comm, () -> {
+                RawNcclComm.ensure(call);
+                return Cuda.defaultDevice();
+            });
         } catch (RuntimeException e) {
-            local = e;
-        }
-        // The lowest rank that cannot take part, or size when all can: the same answer everywhere.
-        int[] first = {local == null ? size : rank};
-        int[] lowest = new int[1];
-        comm.collectives().allReduce(new Buf(first, BaseKind.INT, 0, 1), new Buf(lowest, BaseKind.INT, 0, 1), 1,
-                Predefined.T_INT, MIN);
-        if (lowest[0] < size) {
-            failed = lowest[0] == rank && local != null ? local.getMessage()
-                    : "rank " + lowest[0] + " of " + size + " could not take part (its own exception says why)";
-            throw unavailable(call, failed, local);
-        }
-        byte[] message = new byte[1 + RawNcclComm.UNIQUE_ID_BYTES];
-        if (rank == 0) {
-            try {
-                System.arraycopy(RawNcclComm.uniqueId(), 0, message, 1, RawNcclComm.UNIQUE_ID_BYTES);
-                message[0] = 1;
-            } catch (RuntimeException e) {
-                local = e;
-            }
-        }
-        comm.collectives().bcast(new Buf(message, BaseKind.BYTE, 0, message.length), message.length,
-                Predefined.T_BYTE, 0);
-        if (message[0] != 1) {
-            failed = local != null ? local.getMessage() : "rank 0 could not make the NCCL unique id";
-            throw unavailable(call, failed, local);
-        }
-        byte[] id = java.util.Arrays.copyOfRange(message, 1, message.length);
-        try {
-            nccl = RawNcclComm.create(id, size, rank, device);
-        } catch (RuntimeException e) {
-            // NCCL's init failed here, so it fails (or reaches its deadline) at every rank: remembered.
+            // Creation agrees on failures: every rank gets here, and remembers it.
             failed = e.getMessage();
             throw unavailable(call, failed, e);
         }

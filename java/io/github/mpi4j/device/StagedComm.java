@@ -78,7 +78,7 @@ final class StagedComm implements BackendComm, CollectiveOps {
 
     /** The NCCL path when this communicator is in NCCL mode and NCCL reduces {@code type} with {@code op}, else null. */
     private NcclPath ncclReduce(int count, TypeDesc type, OpDesc op) {
-        if (mode != CollectiveMode.NCCL || count <= 0 || NcclPath.reduction(type) < 0 || NcclPath.op(op) < 0) {
+        if (mode != CollectiveMode.NCCL || count <= 0 || !NcclPath.reducible(type, op)) {
             return null;
         }
         return ncclPath();

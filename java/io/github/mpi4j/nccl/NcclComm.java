@@ -4,22 +4,8 @@ import io.github.mpi4j.cuda.Cuda;
 import io.github.mpi4j.cuda.CudaEvent;
 import io.github.mpi4j.cuda.CudaStream;
 import io.github.mpi4j.cuda.DeviceBuffer;
-import io.github.mpi4j.memory.NativeMemory;
-import io.github.mpi4j.nativeload.GpuLibraries;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongToIntFunction;
-import java.util.concurrent.locks.LockSupport;
-import mpi.Comm;
-import mpi.Datatype;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.Op;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.Mpi;
 
 /**
  * An NCCL communicator over the ranks of an {@code mpi.Intracomm}, with its own CUDA stream.
@@ -28,9 +14,9 @@ import mpi.Op;
  * {@link #sync()} waits for them. Every argument is checked in Java before anything is queued
  * (real NCCL does not check buffer sizes): counts against the {@link DeviceBuffer}s' sizes,
  * buffers on this communicator's device, roots and peers in range, datatypes and ops that NCCL
- * can do (see {@link #allReduce(DeviceBuffer, DeviceBuffer, long, Datatype, Op)}). The overloads
- * on raw {@code long} device addresses are for frameworks that manage their own memory: an
- * address inside an open {@link DeviceBuffer} (of any slice) is checked against that
+ * can do (see {@link #allReduce(DeviceBuffer, DeviceBuffer, long, mpi.Datatype, mpi.Op)}). The
+ * overloads on raw {@code long} device addresses are for frameworks that manage their own memory:
+ * an address inside an open {@link DeviceBuffer} (of any slice) is checked against that
  * allocation's extent, as a buffer would be; an address mpi4j did not allocate is only checked to
  * be device memory of this device (its extent cannot be known). The memory of every buffer and
  * known address an operation uses is kept from being freed (a {@code close()} is deferred) until
@@ -41,40 +27,21 @@ import mpi.Op;
  * abort the communicator on an error or at the deadline: a dead or absent peer gives an
  * {@link NcclException}, never a hang. Any call on a closed or aborted communicator is an
  * {@link IllegalStateException}. One thread at a time may queue operations on a communicator
- * (NCCL's rule); {@link #abort()} may come from any thread at any time: every native call on the
- * {@code ncclComm_t} is short and counted, and the abort marks the communicator first (so a wait
- * on another thread ends at its next poll with an exception), then calls {@code ncclCommAbort}
- * once no call is in flight, so the handle is never used after it was freed.
+ * (NCCL's rule); {@link #abort()} may come from any thread at any time.
+ *
+ * <p>This class is the public face of the engine {@link RawNcclComm}, which does all of the
+ * above: it checks the arguments that are {@code mpi} objects, maps datatypes and ops to NCCL's
+ * ({@link NcclTypes}, through {@link io.github.mpi4j.spi.ApiBridge}) and delegates.
  */
 public final class NcclComm implements AutoCloseable {
-    private static final long OPEN = 0;
-    private static final long ABORTED = 1;
-    private static final long CLOSED = 2;
-    private static final long CALLS = 0xffff_ffffL;
-
     /** Colour for {@link #split} of a rank that wants no communicator (it gets null). */
-    public static final int NO_COLOR = MPI.UNDEFINED;
+    public static final int NO_COLOR = Mpi.UNDEFINED;
 
-    /** The state (OPEN, ABORTED, CLOSED) in the high half, native calls in flight in the low half. */
-    private final AtomicLong life = new AtomicLong(OPEN << 32);
-    /** Counted down once ncclCommAbort has returned (after an abort). */
-    private final CountDownLatch aborted = new CountDownLatch(1);
-    private final AtomicBoolean abortStarted = new AtomicBoolean();
-    private final long handle;
-    private final int rank;
-    private final int size;
-    private final int device;
-    private final CudaStream stream;
-    /** Holds on the memory of queued operations, released at the next completed sync. */
-    private final List<DeviceBuffer.Hold> holds = new ArrayList<>();
-    private DeviceBuffer barrierWord;
+    private final RawNcclComm engine;
 
-    private NcclComm(long handle, int rank, int size, int device, CudaStream stream) {
-        this.handle = handle;
-        this.rank = rank;
-        this.size = size;
-        this.device = device;
-        this.stream = stream;
+    /** The public face of {@code engine} (also for {@link DeviceMesh}'s dimensions). */
+    NcclComm(RawNcclComm engine) {
+        this.engine = engine;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -87,16 +54,9 @@ public final class NcclComm implements AutoCloseable {
      * {@code Cuda.setDevice}'s choice), the same for every communicator the process is in, so a
      * split or a sub-communicator keeps the device its {@code DeviceBuffer}s are on.
      */
-    public static NcclComm create(Intracomm comm) {
-        if (comm == null) throw new IllegalArgumentException("NcclComm.create: comm is null");
-        Intracomm node = comm.splitType(Comm.TYPE_SHARED, 0, MPI.INFO_NULL);
-        int device;
-        try {
-            device = HierarchicalComm.deviceOnNode(node);
-        } finally {
-            node.free();
-        }
-        return create(comm, device);
+    public static NcclComm create(mpi.Intracomm comm) {
+        BackendComm c = ApiArgs.comm("NcclComm.create", comm);
+        return create(c, HierarchicalEngine.deviceOf(c));
     }
 
     /**
@@ -105,61 +65,12 @@ public final class NcclComm implements AutoCloseable {
      * could take part (NCCL loaded, device valid), so a failure on one rank is an exception on
      * all, not a hang.
      */
-    public static NcclComm create(Intracomm comm, int device) {
-        if (comm == null) throw new IllegalArgumentException("NcclComm.create: comm is null");
-        int rank = comm.getRank();
-        int size = comm.getSize();
-        RuntimeException local = null;
-        CudaStream stream = null;
-        try {
-            if (device < 0) throw new IllegalArgumentException("NcclComm.create: device must be >= 0, got " + device);
-            NcclNative.ensure("NcclComm.create");
-            int count = GpuLibraries.cuda().deviceCount;
-            if (count > 0 && device >= count) {
-                throw new IllegalArgumentException("NcclComm.create: device " + device + " is out of range: rank " + rank
-                        + " sees " + count + " CUDA device" + (count == 1 ? "" : "s"));
-            }
-            stream = CudaStream.create(device);
-        } catch (RuntimeException e) {
-            local = e;
-        }
-        // The lowest rank that cannot take part, or size when all can.
-        int[] firstFailed = {local == null ? size : rank};
-        comm.allReduce(firstFailed, 1, MPI.INT, MPI.MIN);
-        if (firstFailed[0] < size) {
-            if (stream != null) stream.close();
-            if (local != null) throw local;
-            throw NcclException.failed("NcclComm.create", "rank " + firstFailed[0] + " of " + size
-                    + " could not take part (its own exception says why)");
-        }
-        byte[] message = new byte[1 + NcclNative.UNIQUE_ID_BYTES];
-        if (rank == 0) {
-            try {
-                byte[] id = NcclNative.uniqueId0();
-                System.arraycopy(id, 0, message, 1, id.length);
-                message[0] = 1;
-            } catch (RuntimeException e) {
-                local = e;
-            }
-        }
-        comm.bcast(message, message.length, MPI.BYTE, 0);
-        if (message[0] != 1) {
-            stream.close();
-            if (local != null) throw local;
-            throw NcclException.failed("NcclComm.create", "rank 0 could not make the NCCL unique id");
-        }
-        byte[] id = java.util.Arrays.copyOfRange(message, 1, message.length);
-        long h;
-        try {
-            // Non-blocking, so that a rank that never joins ends in an exception at the deadline.
-            h = NcclNative.commInitRank0(id, size, rank, device, false);
-            settle("ncclCommInitRankConfig (rank " + rank + " of " + size + ", device " + device + ")", h, device,
-                    System.nanoTime());
-        } catch (RuntimeException e) {
-            stream.close();
-            throw e;
-        }
-        return new NcclComm(h, rank, size, device, stream);
+    public static NcclComm create(mpi.Intracomm comm, int device) {
+        return create(ApiArgs.comm("NcclComm.create", comm), device);
+    }
+
+    private static NcclComm create(BackendComm comm, int device) {
+        return new NcclComm(RawNcclComm.create("NcclComm.create", comm, () -> device));
     }
 
     /**
@@ -173,96 +84,48 @@ public final class NcclComm implements AutoCloseable {
         if (color < 0 && color != NO_COLOR) {
             throw new IllegalArgumentException(what + ": color must be >= 0 or NcclComm.NO_COLOR, got " + color);
         }
-        long h = enter(what);
-        long child;
-        try {
-            child = NcclNative.commSplit0(h, color == NO_COLOR ? NcclNative.SPLIT_NOCOLOR : color, key, device, false);
-        } finally {
-            exit();
-        }
-        if (child == 0) return null;
-        settle("ncclCommSplit (color " + color + ", key " + key + ")", child, device, System.nanoTime());
-        CudaStream s;
-        try {
-            s = CudaStream.create(device);
-        } catch (RuntimeException e) {
-            abortQuietly(child, device);
-            throw e;
-        }
-        return new NcclComm(child, NcclNative.userRank0(child), NcclNative.count0(child), device, s);
-    }
-
-    /**
-     * Polls {@code comm}'s asynchronous state until it is ready; on an error or at the deadline,
-     * aborts it and throws.
-     */
-    private static void settle(String what, long comm, int device, long start) {
-        long deadline = NcclDeadline.from(start);
-        for (int poll = 0; ; poll++) {
-            int s = NcclNative.asyncError0(comm);
-            if (s == NcclNative.SUCCESS) return;
-            if (s != NcclNative.IN_PROGRESS) {
-                NcclException e = asyncFailure(what, s, comm);
-                abortQuietly(comm, device);
-                throw e;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                abortQuietly(comm, device);
-                throw NcclException.deadline(what, NcclDeadline.seconds());
-            }
-            NcclDeadline.pause(poll);
-        }
-    }
-
-    private static NcclException asyncFailure(String what, int code, long comm) {
-        return new NcclException(what, code, NcclNative.errorString0(code), NcclNative.lastError0(comm));
-    }
-
-    private static void abortQuietly(long comm, int device) {
-        try {
-            NcclNative.commAbort0(comm, device);
-        } catch (RuntimeException e) {
-            // The communicator is broken already; the caller throws the reason.
-        }
+        RawNcclComm child = engine.split(what, color, key);
+        return child == null ? null : new NcclComm(child);
     }
 
     // ---------------------------------------------------------------------------------------
     // Queries
     // ---------------------------------------------------------------------------------------
 
+    /** The engine, after checking the communicator is open ({@code what} names the call). */
+    private RawNcclComm open(String what) {
+        engine.check(what);
+        return engine;
+    }
+
     public int getRank() {
-        check("getRank");
-        return rank;
+        return open("getRank").rank();
     }
 
     public int getSize() {
-        check("getSize");
-        return size;
+        return open("getSize").size();
     }
 
     public int getDevice() {
-        check("getDevice");
-        return device;
+        return open("getDevice").device();
     }
 
     /** The stream every operation of this communicator is queued on. */
     public CudaStream stream() {
-        check("stream");
-        return stream;
+        return open("stream").stream();
     }
 
     /** The {@code ncclComm_t}, for libraries that call NCCL themselves. */
     public long handle() {
-        check("handle");
-        return handle;
+        return open("handle").handle();
     }
 
     public boolean isClosed() {
-        return state(life.get()) == CLOSED;
+        return engine.isClosed();
     }
 
     public boolean isAborted() {
-        return state(life.get()) == ABORTED;
+        return engine.isAborted();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -271,22 +134,17 @@ public final class NcclComm implements AutoCloseable {
 
     /** An event recorded on this communicator's stream: it completes when the operations queued so far have. */
     public CudaEvent recordEvent() {
-        check("recordEvent");
-        return stream.record();
+        return engine.recordEvent("recordEvent");
     }
 
     /** Records {@code event} (of this device) on this communicator's stream, after the operations queued so far. */
     public void recordEvent(CudaEvent event) {
-        if (event == null) throw new IllegalArgumentException("NcclComm.recordEvent: event is null");
-        check("recordEvent");
-        event.record(stream);
+        engine.recordEvent("NcclComm.recordEvent", event);
     }
 
     /** Later operations of this communicator wait until {@code event} (recorded on any stream) has completed. */
     public void waitEvent(CudaEvent event) {
-        if (event == null) throw new IllegalArgumentException("NcclComm.waitEvent: event is null");
-        check("waitEvent");
-        stream.waitEvent(event);
+        engine.waitEvent("NcclComm.waitEvent", event);
     }
 
     /**
@@ -295,8 +153,7 @@ public final class NcclComm implements AutoCloseable {
      */
     public void waitEvent(long cudaEvent) {
         if (cudaEvent == 0) throw new IllegalArgumentException("NcclComm.waitEvent: cudaEvent is 0 (no event)");
-        check("waitEvent");
-        stream.waitEvent(CudaEvent.wrap(cudaEvent, device));
+        engine.waitEvent("NcclComm.waitEvent", CudaEvent.wrap(cudaEvent, open("waitEvent").device()));
     }
 
     /**
@@ -304,39 +161,22 @@ public final class NcclComm implements AutoCloseable {
      * (an external stream of this device) is done: an event recorded there, waited on here.
      */
     public void waitStream(CudaStream other) {
-        if (other == null) throw new IllegalArgumentException("NcclComm.waitStream: other is null");
-        checkDevice("NcclComm.waitStream", "other", other.device());
-        check("waitStream");
-        try (CudaEvent e = other.record()) {
-            stream.waitEvent(e);
-        }
+        engine.waitStream("NcclComm.waitStream", other);
     }
 
     /** {@link #waitStream(CudaStream)} for a {@code cudaStream_t} of another library (0: the legacy default stream). */
     public void waitStream(long cudaStream) {
-        waitStream(CudaStream.wrap(cudaStream, device));
+        waitStream(CudaStream.wrap(cudaStream, engine.device()));
     }
 
     /** {@code other} (an external stream of this device) waits until the operations queued on this communicator so far are done. */
     public void makeStreamWait(CudaStream other) {
-        if (other == null) throw new IllegalArgumentException("NcclComm.makeStreamWait: other is null");
-        checkDevice("NcclComm.makeStreamWait", "other", other.device());
-        check("makeStreamWait");
-        try (CudaEvent e = stream.record()) {
-            other.waitEvent(e);
-        }
+        engine.makeStreamWait("NcclComm.makeStreamWait", other);
     }
 
     /** {@link #makeStreamWait(CudaStream)} for a {@code cudaStream_t} of another library (0: the legacy default stream). */
     public void makeStreamWait(long cudaStream) {
-        makeStreamWait(CudaStream.wrap(cudaStream, device));
-    }
-
-    private void checkDevice(String what, String arg, int d) {
-        if (d != device) {
-            throw new IllegalArgumentException(what + ": " + arg + " is on device " + d + ", the communicator's device is "
-                    + device);
-        }
+        makeStreamWait(CudaStream.wrap(cudaStream, engine.device()));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -348,209 +188,116 @@ public final class NcclComm implements AutoCloseable {
      * when {@code send == recv}). {@code type}: MPI.BYTE, INT, LONG, FLOAT or DOUBLE; {@code op}:
      * MPI.SUM, PROD, MAX or MIN.
      */
-    public void allReduce(DeviceBuffer send, DeviceBuffer recv, long count, Datatype type, Op op) {
+    public void allReduce(DeviceBuffer send, DeviceBuffer recv, long count, mpi.Datatype type, mpi.Op op) {
         String what = "NcclComm.allReduce";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, count, t);
-        check(what);
-        Holds k = new Holds();
-        long s = k.buffer(what, "send", send, bytes);
-        long r = k.buffer(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.allReduce0(s, r, count, t.ncclType, o, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.reduction(what, type);
+        int o = ApiArgs.ncclOp(what, op);
+        engine.allReduce(what, engine.address(what, "send", send, count, t, 1),
+                engine.address(what, "recv", recv, count, t, 1), count, t, o);
     }
 
     /** Root's {@code buf} ({@code count} elements of any fixed-size predefined type) to every rank's. */
-    public void broadcast(DeviceBuffer buf, long count, Datatype type, int root) {
+    public void broadcast(DeviceBuffer buf, long count, mpi.Datatype type, int root) {
         String what = "NcclComm.broadcast";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        long b = k.buffer(what, "buf", buf, bytes);
-        call(what, k, h -> NcclNative.broadcast0(b, b, count * t.factor, t.ncclType, root, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.movement(what, type);
+        long b = engine.address(what, "buf", buf, count, t, 1);
+        engine.broadcast(what, b, b, count, t, root);
     }
 
     /** The reduction of every rank's {@code send} into root's {@code recv} ({@code recv} may be null elsewhere). */
-    public void reduce(DeviceBuffer send, DeviceBuffer recv, long count, Datatype type, Op op, int root) {
+    public void reduce(DeviceBuffer send, DeviceBuffer recv, long count, mpi.Datatype type, mpi.Op op, int root) {
         String what = "NcclComm.reduce";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        long s = k.buffer(what, "send", send, bytes);
-        long r = recv == null && rank != root ? 0 : k.buffer(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduce0(s, r, count, t.ncclType, o, root, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.reduction(what, type);
+        int o = ApiArgs.ncclOp(what, op);
+        long s = engine.address(what, "send", send, count, t, 1);
+        long r = recv == null && engine.rank() != root ? 0 : engine.address(what, "recv", recv, count, t, 1);
+        engine.reduce(what, s, r, count, t, o, root);
     }
 
     /** Every rank's {@code send} ({@code sendCount} elements) into {@code recv}, in rank order. */
-    public void allGather(DeviceBuffer send, DeviceBuffer recv, long sendCount, Datatype type) {
+    public void allGather(DeviceBuffer send, DeviceBuffer recv, long sendCount, mpi.Datatype type) {
         String what = "NcclComm.allGather";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, sendCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        long s = k.buffer(what, "send", send, bytes);
-        long r = k.buffer(what, "recv", recv, total);
-        call(what, k, h -> NcclNative.allGather0(s, r, sendCount * t.factor, t.ncclType, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.movement(what, type);
+        engine.allGather(what, engine.address(what, "send", send, sendCount, t, 1),
+                engine.address(what, "recv", recv, sendCount, t, engine.size()), sendCount, t);
     }
 
     /** The reduction of every rank's {@code send} ({@code recvCount × size} elements), block {@code rank} into {@code recv}. */
-    public void reduceScatter(DeviceBuffer send, DeviceBuffer recv, long recvCount, Datatype type, Op op) {
+    public void reduceScatter(DeviceBuffer send, DeviceBuffer recv, long recvCount, mpi.Datatype type, mpi.Op op) {
         String what = "NcclComm.reduceScatter";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, recvCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        long s = k.buffer(what, "send", send, total);
-        long r = k.buffer(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduceScatter0(s, r, recvCount, t.ncclType, o, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.reduction(what, type);
+        int o = ApiArgs.ncclOp(what, op);
+        engine.reduceScatter(what, engine.address(what, "send", send, recvCount, t, engine.size()),
+                engine.address(what, "recv", recv, recvCount, t, 1), recvCount, t, o);
     }
 
     /** Sends {@code count} elements of {@code buf} to {@code peer} (completes with the matching {@link #recv}). */
-    public void send(DeviceBuffer buf, long count, Datatype type, int peer) {
+    public void send(DeviceBuffer buf, long count, mpi.Datatype type, int peer) {
         String what = "NcclComm.send";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "peer", peer);
-        check(what);
-        Holds k = new Holds();
-        long b = k.buffer(what, "buf", buf, bytes);
-        call(what, k, h -> NcclNative.send0(b, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.movement(what, type);
+        engine.sendOrRecv(what, true, engine.address(what, "buf", buf, count, t, 1), count, t, peer);
     }
 
     /** Receives {@code count} elements from {@code peer} into {@code buf}. */
-    public void recv(DeviceBuffer buf, long count, Datatype type, int peer) {
+    public void recv(DeviceBuffer buf, long count, mpi.Datatype type, int peer) {
         String what = "NcclComm.recv";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "peer", peer);
-        check(what);
-        Holds k = new Holds();
-        long b = k.buffer(what, "buf", buf, bytes);
-        call(what, k, h -> NcclNative.recv0(b, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
+        NcclTypes.Mapped t = ApiArgs.movement(what, type);
+        engine.sendOrRecv(what, false, engine.address(what, "buf", buf, count, t, 1), count, t, peer);
     }
 
     // ---------------------------------------------------------------------------------------
     // The same on raw device addresses
     // ---------------------------------------------------------------------------------------
 
-    /** {@link #allReduce(DeviceBuffer, DeviceBuffer, long, Datatype, Op)} on device addresses ({@code count} elements each). */
-    public void allReduce(long send, long recv, long count, Datatype type, Op op) {
+    /** {@link #allReduce(DeviceBuffer, DeviceBuffer, long, mpi.Datatype, mpi.Op)} on device addresses ({@code count} elements each). */
+    public void allReduce(long send, long recv, long count, mpi.Datatype type, mpi.Op op) {
         String what = "NcclComm.allReduce";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, count, t);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.allReduce0(send, recv, count, t.ncclType, o, h, stream.handle(), device));
+        engine.allReduce(what, send, recv, count, ApiArgs.reduction(what, type), ApiArgs.ncclOp(what, op));
     }
 
     /** Root's {@code send} into every rank's {@code recv} ({@code send} is read at the root only). */
-    public void broadcast(long send, long recv, long count, Datatype type, int root) {
+    public void broadcast(long send, long recv, long count, mpi.Datatype type, int root) {
         String what = "NcclComm.broadcast";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        if (rank == root) k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.broadcast0(send, recv, count * t.factor, t.ncclType, root, h, stream.handle(),
-                device));
+        engine.broadcast(what, send, recv, count, ApiArgs.movement(what, type), root);
     }
 
     /** The reduction of every rank's {@code send} into root's {@code recv} ({@code recv} is used at the root only). */
-    public void reduce(long send, long recv, long count, Datatype type, Op op, int root) {
+    public void reduce(long send, long recv, long count, mpi.Datatype type, mpi.Op op, int root) {
         String what = "NcclComm.reduce";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "root", root);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        if (rank == root) k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduce0(send, recv, count, t.ncclType, o, root, h, stream.handle(), device));
+        engine.reduce(what, send, recv, count, ApiArgs.reduction(what, type), ApiArgs.ncclOp(what, op), root);
     }
 
     /** Every rank's {@code send} ({@code sendCount} elements) into {@code recv} ({@code sendCount × size} elements). */
-    public void allGather(long send, long recv, long sendCount, Datatype type) {
+    public void allGather(long send, long recv, long sendCount, mpi.Datatype type) {
         String what = "NcclComm.allGather";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, sendCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, bytes);
-        k.address(what, "recv", recv, total);
-        call(what, k, h -> NcclNative.allGather0(send, recv, sendCount * t.factor, t.ncclType, h, stream.handle(),
-                device));
+        engine.allGather(what, send, recv, sendCount, ApiArgs.movement(what, type));
     }
 
     /** The reduction of every rank's {@code send} ({@code recvCount × size} elements), block {@code rank} into {@code recv}. */
-    public void reduceScatter(long send, long recv, long recvCount, Datatype type, Op op) {
+    public void reduceScatter(long send, long recv, long recvCount, mpi.Datatype type, mpi.Op op) {
         String what = "NcclComm.reduceScatter";
-        NcclTypes.Mapped t = NcclTypes.forReduction(what, type);
-        int o = NcclTypes.op(what, op);
-        long bytes = bytes(what, recvCount, t);
-        long total = times(what, bytes, size);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "send", send, total);
-        k.address(what, "recv", recv, bytes);
-        call(what, k, h -> NcclNative.reduceScatter0(send, recv, recvCount, t.ncclType, o, h, stream.handle(), device));
+        engine.reduceScatter(what, send, recv, recvCount, ApiArgs.reduction(what, type), ApiArgs.ncclOp(what, op));
     }
 
     /** Sends {@code count} elements from device address {@code buf} to {@code peer}. */
-    public void send(long buf, long count, Datatype type, int peer) {
+    public void send(long buf, long count, mpi.Datatype type, int peer) {
         String what = "NcclComm.send";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "peer", peer);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "buf", buf, bytes);
-        call(what, k, h -> NcclNative.send0(buf, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
+        engine.sendOrRecv(what, true, buf, count, ApiArgs.movement(what, type), peer);
     }
 
     /** Receives {@code count} elements from {@code peer} at device address {@code buf}. */
-    public void recv(long buf, long count, Datatype type, int peer) {
+    public void recv(long buf, long count, mpi.Datatype type, int peer) {
         String what = "NcclComm.recv";
-        NcclTypes.Mapped t = NcclTypes.forMovement(what, type);
-        long bytes = bytes(what, count, t);
-        checkRank(what, "peer", peer);
-        check(what);
-        Holds k = new Holds();
-        k.address(what, "buf", buf, bytes);
-        call(what, k, h -> NcclNative.recv0(buf, count * t.factor, t.ncclType, peer, h, stream.handle(), device));
+        engine.sendOrRecv(what, false, buf, count, ApiArgs.movement(what, type), peer);
     }
 
     // ---------------------------------------------------------------------------------------
     // Groups
     // ---------------------------------------------------------------------------------------
 
-    /** This thread's open group: its depth and the communicators used in it. */
-    private static final class Group {
-        int depth;
-        final Set<NcclComm> comms = new LinkedHashSet<>();
-    }
-
-    private static final ThreadLocal<Group> GROUP = ThreadLocal.withInitial(Group::new);
-
     /** Starts a group on this thread ({@code ncclGroupStart}): operations until {@link #groupEnd()} progress together. */
     public static void groupStart() {
-        NcclNative.ensure("NcclComm.groupStart");
-        NcclNative.groupStart0();
-        GROUP.get().depth++;
+        RawNcclComm.groupStart("NcclComm.groupStart");
     }
 
     /**
@@ -559,27 +306,7 @@ public final class NcclComm implements AutoCloseable {
      * thread waits for the group's end before it frees the {@code ncclComm_t}.
      */
     public static void groupEnd() {
-        Group g = GROUP.get();
-        if (g.depth == 0) throw new IllegalStateException("NcclComm.groupEnd: no group was started on this thread");
-        int rc;
-        List<NcclComm> used;
-        try {
-            rc = NcclNative.groupEnd0();
-        } finally {
-            g.depth--;
-            used = new ArrayList<>(g.comms);
-            if (g.depth == 0) {
-                g.comms.clear();
-                for (NcclComm c : used) {
-                    c.exit();
-                    if (c.isAborted()) c.abortNative(); // an abort() from inside the group
-                }
-            }
-        }
-        if (g.depth > 0) return;
-        if (rc == NcclNative.IN_PROGRESS) {
-            for (NcclComm c : used) c.settleOrAbort("ncclGroupEnd");
-        }
+        RawNcclComm.groupEnd("NcclComm.groupEnd");
     }
 
     // ---------------------------------------------------------------------------------------
@@ -593,55 +320,21 @@ public final class NcclComm implements AutoCloseable {
      * communicator meanwhile, throws an {@link IllegalStateException} at the next poll.
      */
     public void sync() {
-        String what = "NcclComm.sync (rank " + rank + " of " + size + ")";
-        check("sync");
-        await(what, true);
-        releaseHolds();
+        engine.sync("NcclComm.sync");
     }
 
     /** Returns once every rank has called it (an all-reduce of one word, then {@link #sync()}). */
     public void barrier() {
-        String what = "NcclComm.barrier";
-        check(what);
-        if (barrierWord == null) barrierWord = DeviceBuffer.allocate(4, device);
-        long w = barrierWord.address();
-        call(what, new Holds(), h -> NcclNative.allReduce0(w, w, 1, NcclNative.INT32, NcclNative.SUM, h,
-                stream.handle(), device));
-        sync();
+        engine.barrier("NcclComm.barrier");
     }
 
     /**
      * Aborts the communicator ({@code ncclCommAbort}): queued operations end without effect, and
      * every later call except {@link #close()} throws. Any thread may call it, also while another
-     * thread waits or queues on this communicator: the state changes first (a wait elsewhere ends
-     * at its next poll), NCCL's abort runs once no native call on the communicator is in flight.
-     * Idempotent.
+     * thread waits or queues on this communicator. Idempotent.
      */
     public void abort() {
-        long s;
-        do {
-            s = life.get();
-            if (state(s) != OPEN) return;
-        } while (!life.compareAndSet(s, (ABORTED << 32) | (s & CALLS)));
-        // This thread's own open group holds the communicator: NCCL's abort runs at its groupEnd.
-        if (!GROUP.get().comms.contains(this)) abortNative();
-    }
-
-    /** ncclCommAbort, exactly once, when no native call is in flight; others wait for it. */
-    private void abortNative() {
-        if (!abortStarted.compareAndSet(false, true)) {
-            awaitAbort();
-            return;
-        }
-        quiesce();
-        try {
-            NcclNative.commAbort0(handle, device);
-        } catch (RuntimeException e) {
-            // Aborting a broken communicator: the abort is what was asked; nothing is left to do.
-        } finally {
-            aborted.countDown();
-            releaseHolds();
-        }
+        engine.abort();
     }
 
     /**
@@ -651,293 +344,11 @@ public final class NcclComm implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (GROUP.get().comms.contains(this)) {
-            throw new IllegalStateException("NcclComm.close: " + this + " is used in this thread's open group; call"
-                    + " groupEnd() first");
-        }
-        long s;
-        do {
-            s = life.get();
-            if (state(s) == CLOSED) return;
-        } while (!life.compareAndSet(s, (CLOSED << 32) | (s & CALLS)));
-        try {
-            if (state(s) == OPEN) {
-                quiesce();
-                int rc = NcclNative.commFinalize0(handle, device);
-                if (rc == NcclNative.IN_PROGRESS) {
-                    settle("ncclCommFinalize (rank " + rank + ")", handle, device, System.nanoTime());
-                }
-                NcclNative.commDestroy0(handle, device);
-            } else {
-                awaitAbort();
-            }
-        } finally {
-            releaseHolds();
-            if (barrierWord != null) barrierWord.close();
-            stream.close();
-        }
+        engine.close();
     }
 
     @Override
     public String toString() {
-        long s = state(life.get());
-        return "NcclComm[rank " + rank + " of " + size + ", device " + device
-                + (s == CLOSED ? ", closed" : s == ABORTED ? ", aborted" : "") + "]";
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // The life of the ncclComm_t across threads
-    // ---------------------------------------------------------------------------------------
-
-    private static long state(long word) {
-        return word >>> 32;
-    }
-
-    /** Counts a native call on the handle in; the caller must {@link #exit()}. Throws if not open. */
-    private long enter(String what) {
-        if (!tryEnter()) throw notOpen(what, state(life.get()));
-        return handle;
-    }
-
-    private void exit() {
-        life.decrementAndGet();
-    }
-
-    /** {@link #enter} that says false instead of throwing. */
-    private boolean tryEnter() {
-        while (true) {
-            long s = life.get();
-            if (state(s) != OPEN) return false;
-            if (life.compareAndSet(s, s + 1)) return true;
-        }
-    }
-
-    /** Waits until no native call is in flight (they are short: nothing blocks inside one). */
-    private void quiesce() {
-        for (int spin = 0; (life.get() & CALLS) != 0; spin++) {
-            if (spin < 100) Thread.onSpinWait();
-            else LockSupport.parkNanos(100_000);
-        }
-    }
-
-    /** Waits until the abort that another thread started has called ncclCommAbort. */
-    private void awaitAbort() {
-        try {
-            aborted.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Polls until this communicator's stream is idle and its state ready ({@code waitForStream}
-     * true) or only its state is ready, with the deadline; on an error or at the deadline, aborts
-     * it and throws.
-     */
-    private void await(String what, boolean waitForStream) {
-        NcclDeadline.Probe probe = new NcclDeadline.Probe() {
-            @Override
-            public boolean open() {
-                return state(life.get()) == OPEN;
-            }
-
-            @Override
-            public boolean done() {
-                return !waitForStream || stream.query();
-            }
-
-            @Override
-            public int asyncError() {
-                long h = enter(what);
-                try {
-                    return NcclNative.asyncError0(h);
-                } finally {
-                    exit();
-                }
-            }
-        };
-        int rc = NcclDeadline.await(probe, NcclDeadline.from(System.nanoTime()));
-        if (rc == NcclNative.SUCCESS) return;
-        if (rc == NcclDeadline.STOPPED) throw notOpen(what + " (while waiting)", state(life.get()));
-        RuntimeException e;
-        if (rc == NcclException.DEADLINE) {
-            e = NcclException.deadline(what, NcclDeadline.seconds());
-        } else if (tryEnter()) { // NCCL's last error, while the handle is valid
-            try {
-                e = asyncFailure(what, rc, handle);
-            } finally {
-                exit();
-            }
-        } else {
-            e = new NcclException(what, rc, NcclNative.errorString0(rc), null);
-        }
-        abort();
-        throw e;
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Checks
-    // ---------------------------------------------------------------------------------------
-
-    private void check(String what) {
-        long s = state(life.get());
-        if (s != OPEN) throw notOpen(what, s);
-    }
-
-    private IllegalStateException notOpen(String what, long s) {
-        return new IllegalStateException(what + ": " + this + " is " + (s == CLOSED ? "closed" : "aborted"));
-    }
-
-    private void checkRank(String what, String arg, int r) {
-        if (r < 0 || r >= size) {
-            throw new IllegalArgumentException(what + ": " + arg + " " + r + " is out of range: the communicator has "
-                    + size + " rank" + (size == 1 ? "" : "s"));
-        }
-    }
-
-    private static long bytes(String what, long count, NcclTypes.Mapped t) {
-        if (count < 0) throw new IllegalArgumentException(what + ": count must be >= 0, got " + count);
-        return times(what, count, t.elementBytes);
-    }
-
-    private static long times(String what, long a, long b) {
-        try {
-            return Math.multiplyExact(a, b);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(what + ": " + a + " × " + b + " bytes overflows a long");
-        }
-    }
-
-    /**
-     * The holds one operation takes while its arguments are checked, then the entry on the
-     * communicator: on any failure before the operation is queued, all are let go.
-     */
-    private final class Holds {
-        private final List<DeviceBuffer.Hold> taken = new ArrayList<>(2);
-        /** The address of {@code buf}, after checking it is open, on this device and holds {@code bytes}. */
-        long buffer(String what, String arg, DeviceBuffer buf, long bytes) {
-            try {
-                if (buf == null) throw new IllegalArgumentException(what + ": " + arg + " is null");
-                if (buf.isClosed()) throw new IllegalStateException(what + ": " + arg + " " + buf + " is closed");
-                if (buf.device() != device) {
-                    throw new IllegalArgumentException(what + ": " + arg + " is memory of device " + buf.device()
-                            + ", the communicator's device is " + device);
-                }
-                if (bytes > buf.size()) {
-                    throw new IllegalArgumentException(what + ": " + arg + " holds " + buf.size()
-                            + " bytes, the operation needs " + bytes);
-                }
-                taken.add(buf.hold());
-                return buf.address();
-            } catch (RuntimeException e) {
-                undo();
-                throw e;
-            }
-        }
-
-        /**
-         * Checks a raw address: inside an open {@link DeviceBuffer}, that allocation's device and
-         * extent ({@code bytes} from the address); otherwise that it is device memory of this
-         * device (the extent of memory mpi4j did not allocate cannot be known).
-         */
-        void address(String what, String arg, long address, long bytes) {
-            try {
-                if (bytes == 0) return;
-                if (address == 0) throw new IllegalArgumentException(what + ": " + arg + " is address 0");
-                DeviceBuffer.Hold a = DeviceBuffer.hold(address);
-                if (a != null) {
-                    taken.add(a);
-                    String at = what + ": " + arg + " 0x" + Long.toHexString(address);
-                    if (a.device() != device) {
-                        throw new IllegalArgumentException(at + " is memory of device " + a.device()
-                                + ", the communicator needs memory of device " + device);
-                    }
-                    long left = a.size() - (address - a.base());
-                    if (bytes > left) {
-                        throw new IllegalArgumentException(at + " lies in an allocation of " + a.size() + " bytes at 0x"
-                                + Long.toHexString(a.base()) + " that has " + left + " bytes from there, the operation"
-                                + " needs " + bytes);
-                    }
-                    return;
-                }
-                int d = Cuda.deviceOf(address);
-                if (d != device) {
-                    throw new IllegalArgumentException(what + ": " + arg + " 0x" + Long.toHexString(address) + " is "
-                            + (d == NativeMemory.HOST ? "host memory" : "memory of device " + d)
-                            + ", the communicator needs memory of device " + device);
-                }
-            } catch (RuntimeException e) {
-                undo();
-                throw e;
-            }
-        }
-
-        /** Enters the communicator for the native call (the holds are let go if it is not open). */
-        long enter(String what) {
-            try {
-                return NcclComm.this.enter(what);
-            } catch (RuntimeException e) {
-                undo();
-                throw e;
-            }
-        }
-
-        private void undo() {
-            for (DeviceBuffer.Hold x : taken) x.close();
-            taken.clear();
-        }
-    }
-
-    /**
-     * After the native call of an operation: keeps its holds until the next completed sync, leaves the
-     * communicator (in a group: at groupEnd), and waits if NCCL said in progress.
-     */
-    private void queued(String what, Holds k, int rc) {
-        Group g = GROUP.get();
-        boolean many;
-        synchronized (holds) {
-            holds.addAll(k.taken);
-            many = holds.size() >= 4096;
-        }
-        k.taken.clear();
-        // A program that queues without syncing: once the stream is idle, every hold can go.
-        if (many && stream.query()) releaseHolds();
-        if (g.depth > 0 && g.comms.add(this)) {
-            // The group keeps this entry until groupEnd.
-        } else {
-            exit();
-        }
-        if (g.depth == 0 && rc == NcclNative.IN_PROGRESS) settleOrAbort(what);
-    }
-
-    /**
-     * Runs an operation's native call on the handle inside an entry on the communicator (the
-     * holds and the entry are let go if it throws), then {@link #queued}.
-     */
-    private void call(String what, Holds k, LongToIntFunction op) {
-        long h = k.enter(what);
-        int rc;
-        try {
-            rc = op.applyAsInt(h);
-        } catch (RuntimeException e) {
-            k.undo();
-            exit();
-            throw e;
-        }
-        queued(what, k, rc);
-    }
-
-    private void releaseHolds() {
-        List<DeviceBuffer.Hold> done;
-        synchronized (holds) {
-            done = new ArrayList<>(holds);
-            holds.clear();
-        }
-        for (DeviceBuffer.Hold x : done) x.close();
-    }
-
-    private void settleOrAbort(String what) {
-        if (state(life.get()) != OPEN) return;
-        await(what + " (rank " + rank + ")", false);
+        return engine.toString();
     }
 }

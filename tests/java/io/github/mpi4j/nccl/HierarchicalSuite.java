@@ -149,8 +149,8 @@ public class HierarchicalSuite {
     @RankTest
     public void reductionsAndBroadcastsCrossNodesInPieces(Intracomm comm) {
         int r = comm.getRank(), n = comm.getSize(), len = 1001;
-        long before = HierarchicalComm.pieceBytes;
-        HierarchicalComm.pieceBytes = 40; // 10 ints: a shard of 501 goes in 51 pieces, the last of 1
+        long before = HierarchicalEngine.pieceBytes;
+        HierarchicalEngine.pieceBytes = 40; // 10 ints: a shard of 501 goes in 51 pieces, the last of 1
         try (HierarchicalComm h = HierarchicalComm.create(comm);
              DeviceBuffer d = DeviceBuffer.allocate(4L * len, h.getDevice())) {
             int[] a = new int[len];
@@ -178,7 +178,7 @@ public class HierarchicalSuite {
             d.copyTo(got);
             for (int i = 0; i < len; i++) assertEquals(i * 3 - 7, got[i], "broadcast in pieces at " + i);
         } finally {
-            HierarchicalComm.pieceBytes = before;
+            HierarchicalEngine.pieceBytes = before;
         }
     }
 

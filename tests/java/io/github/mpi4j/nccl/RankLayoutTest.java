@@ -52,9 +52,9 @@ class RankLayoutTest {
 
     @Test
     void meshCoordinatesAreRowMajor() {
-        assertArrayEquals(new int[] {0, 0}, DeviceMesh.coordinateOf(0, new int[] {2, 3}));
-        assertArrayEquals(new int[] {0, 2}, DeviceMesh.coordinateOf(2, new int[] {2, 3}));
-        assertArrayEquals(new int[] {1, 0}, DeviceMesh.coordinateOf(3, new int[] {2, 3}));
-        assertArrayEquals(new int[] {1, 0, 1}, DeviceMesh.coordinateOf(5, new int[] {2, 2, 2}));
+        assertArrayEquals(new int[] {0, 0}, MeshEngine.coordinateOf(0, new int[] {2, 3}));
+        assertArrayEquals(new int[] {0, 2}, MeshEngine.coordinateOf(2, new int[] {2, 3}));
+        assertArrayEquals(new int[] {1, 0}, MeshEngine.coordinateOf(3, new int[] {2, 3}));
+        assertArrayEquals(new int[] {1, 0, 1}, MeshEngine.coordinateOf(5, new int[] {2, 2, 2}));
     }
 }
