@@ -31,4 +31,14 @@ class CompatibilityRulesTest {
     Stream<DynamicNode> bufferRules() {
         return everywhere(BufferRulesSuite.class);
     }
+
+    @TestFactory
+    Stream<DynamicNode> matchedProbesAndSendModes() {
+        return everywhere(MatchedProbeSuite.class);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> environment() {
+        return everywhere(EnvironmentSuite.class);
+    }
 }

@@ -1,0 +1,141 @@
+package mpi;
+
+import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendMessage;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+
+/**
+ * A matched message (MPI_Message), as in the Open MPI bindings: {@link #mProbe} or
+ * {@link #imProbe} takes a message out of matching, so that no other receive, on any thread,
+ * can take it; {@link #mRecv} or {@link #imRecv} then receives exactly that message, once.
+ * A new Message is null; a probe from {@code MPI.PROC_NULL} gives the no-process message,
+ * whose receive returns at once with an empty status.
+ */
+public final class Message {
+    private enum State { NULL, NO_PROC, MATCHED }
+
+    private State state = State.NULL;
+    private BackendMessage impl;
+    private Comm comm;
+    /** Bytes of the matched message, to check the receive buffer before anything moves. */
+    private long bytes;
+
+    /** A null message (MPI_MESSAGE_NULL). */
+    public Message() {
+    }
+
+    /** Whether this is the null message: never probed, or already received. */
+    public boolean isNull() {
+        return state == State.NULL;
+    }
+
+    /** Whether this is the no-process message (a probe from MPI.PROC_NULL). */
+    public boolean isNoProc() {
+        return state == State.NO_PROC;
+    }
+
+    /** MPI_Mprobe: waits for a message from {@code source} with {@code tag} on {@code comm} and takes it. */
+    public Status mProbe(int source, int tag, Comm comm) {
+        return probe("Message.mProbe", source, tag, comm, true);
+    }
+
+    /** MPI_Improbe: takes a matching message if one is there and returns its status; null if none. */
+    public Status imProbe(int source, int tag, Comm comm) {
+        return probe("Message.imProbe", source, tag, comm, false);
+    }
+
+    private Status probe(String call, int source, int tag, Comm comm, boolean blocking) {
+        if (comm == null) throw MPIException.of(MPI.ERR_COMM, call + ": comm is null");
+        BackendComm c = comm.impl(call);
+        Comm.checkSource(call, c, source);
+        Comm.checkRecvTag(call, c, tag);
+        if (state == State.MATCHED) {
+            throw MPIException.of(MPI.ERR_REQUEST, call + ": this Message still holds a matched message from "
+                    + "source " + matchedSource + "; receive it (mRecv/imRecv) before probing again");
+        }
+        if (source == MPI.PROC_NULL) {
+            set(State.NO_PROC, null, comm, 0, MPI.PROC_NULL);
+            Status s = new Status();
+            s.source = MPI.PROC_NULL;
+            s.tag = MPI.ANY_TAG;
+            return s;
+        }
+        StatusData d = new StatusData();
+        BackendMessage m = blocking ? c.mprobe(source, tag, d) : c.improbe(source, tag, d);
+        if (m == null) return null;
+        set(State.MATCHED, m, comm, d.bytes, d.source);
+        return new Status(d);
+    }
+
+    private int matchedSource;
+
+    private void set(State s, BackendMessage m, Comm c, long b, int source) {
+        state = s;
+        impl = m;
+        comm = c;
+        bytes = b;
+        matchedSource = source;
+    }
+
+    /** MPI_Mrecv: receives the matched message into {@code buf}; this message becomes null. */
+    public Status mRecv(Object buf, int count, Datatype type) {
+        String call = "Message.mRecv";
+        if (state == State.NO_PROC) {
+            Comm.type(call, "datatype", type);
+            set(State.NULL, null, null, 0, 0);
+            Status s = new Status();
+            s.source = MPI.PROC_NULL;
+            s.tag = MPI.ANY_TAG;
+            return s;
+        }
+        Buf b = checkReceive(call, buf, count, type);
+        BackendMessage m = impl;
+        TypeDesc t = type.desc;
+        set(State.NULL, null, null, 0, 0);
+        StatusData d = new StatusData();
+        m.mrecv(b, count, t, d);
+        return new Status(d);
+    }
+
+    /** MPI_Imrecv: starts receiving the matched message into {@code buf}; this message becomes null. */
+    public Request imRecv(Object buf, int count, Datatype type) {
+        String call = "Message.imRecv";
+        if (state == State.NO_PROC) {
+            Comm.type(call, "datatype", type);
+            Comm c = comm;
+            set(State.NULL, null, null, 0, 0);
+            return Request.completed(c.session);
+        }
+        Buf b = checkReceive(call, buf, count, type);
+        BackendMessage m = impl;
+        Comm c = comm;
+        TypeDesc t = type.desc;
+        set(State.NULL, null, null, 0, 0);
+        return c.request(m.imrecv(b, count, t), buf);
+    }
+
+    /** Checks state, communicator, type and buffer before anything moves. */
+    private Buf checkReceive(String call, Object buf, int count, Datatype type) {
+        if (state == State.NULL) {
+            throw MPIException.of(MPI.ERR_REQUEST, call + ": the message is null (no mProbe/imProbe matched one, "
+                    + "or it was received already)");
+        }
+        comm.impl(call);
+        TypeDesc t = Comm.type(call, "datatype", type);
+        if (Comm.isObject(t)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported with matched probes; "
+                    + "use recv/Recv for objects");
+        }
+        Comm.checkCount(call, "count", count);
+        return Buffers.resolve(call, "buf", buf, 0, count, t, true);
+    }
+
+    @Override
+    public String toString() {
+        return "Message[" + state + (state == State.MATCHED ? ", source " + matchedSource + ", " + bytes + " bytes" : "")
+                + "]";
+    }
+}
