@@ -1884,6 +1884,24 @@ public class Comm implements Freeable, Cloneable {
         return new Errhandler("user error handler " + function, function);
     }
 
+    /**
+     * MPI_Alltoallw: to each rank i, {@code sendcounts[i]} items of {@code sendtypes[i]} from byte
+     * {@code sdispls[i]} of {@code sendbuf}; from each, {@code recvcounts[i]} of {@code recvtypes[i]}
+     * at byte {@code rdispls[i]} of {@code recvbuf}. Displacements are bytes for arrays too.
+     */
+    public final void allToAllw(Object sendbuf, int[] sendcounts, int[] sdispls, Datatype[] sendtypes,
+                                Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
+        AllToAllw.run(this, "allToAllw", false, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                rdispls, recvtypes);
+    }
+
+    /** MPI_Ialltoallw: the non-blocking {@link #allToAllw}. */
+    public final Request iAllToAllw(Object sendbuf, int[] sendcounts, int[] sdispls, Datatype[] sendtypes,
+                                    Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
+        return AllToAllw.run(this, "iAllToAllw", true, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                rdispls, recvtypes);
+    }
+
     /** mpiJava-style name of {@link #callErrhandler}. */
     public final void Call_errhandler(int errorCode) {
         callErrhandler(errorCode);

@@ -2,6 +2,9 @@ package io.github.mpi4j.api;
 
 import io.github.mpi4j.testing.Check;
 import io.github.mpi4j.testing.RankTest;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Message;
@@ -9,11 +12,11 @@ import mpi.Request;
 import mpi.Status;
 
 /**
- * Matched probes (mpi.Message) and the Open MPI send-mode spellings isSend/irSend, issue 10
+ * Matched probes (mpi.Message), allToAllw and the Open MPI send-mode spellings isSend/irSend, issue 10
  * item 6. Values come from (sender rank, index), so every received element is checked against a
  * formula, and a matched message must never be taken by another receive.
  */
-public class MatchedProbeSuite {
+public class ProbesAndAllToAllwSuite {
 
     private static double value(int rank, int tag, int i) {
         return rank * 1000.0 + tag * 10.0 + i * 0.5;
@@ -151,5 +154,150 @@ public class MatchedProbeSuite {
         double[] got = new double[3];
         m.mRecv(got, 3, MPI.DOUBLE);
         Check.arrays(values(rank, 4, 3), got, "the message after the refused receives");
+    }
+
+    // ---- allToAllw ----
+
+    /** Items rank r sends to rank j. */
+    private static int items(int r, int j) {
+        return (r + 2 * j) % 3 + 1;
+    }
+
+    /** The type of every block sent to rank j (so rank j receives only that type). */
+    private static Datatype typeFor(int j) {
+        return j % 2 == 0 ? MPI.INT : MPI.DOUBLE;
+    }
+
+    private static int bytesOf(Datatype t) {
+        return t == MPI.INT ? 4 : 8;
+    }
+
+    /** Byte displacements of blocks of (count, type) laid out in order with an 8-byte gap before each. */
+    private static int[] displs(int[] counts, Datatype[] types) {
+        int[] d = new int[counts.length];
+        int at = 0;
+        for (int i = 0; i < counts.length; i++) {
+            at += 8;
+            d[i] = at;
+            at += counts[i] * bytesOf(types[i]);
+            at = (at + 7) & ~7;
+        }
+        return d;
+    }
+
+    private static int end(int[] counts, int[] displs, Datatype[] types) {
+        int e = 0;
+        for (int i = 0; i < counts.length; i++) e = Math.max(e, displs[i] + counts[i] * bytesOf(types[i]));
+        return e + 8;
+    }
+
+    /** Per-peer types and byte displacements over direct ByteBuffers, blocking and not; gaps untouched. */
+    @RankTest
+    public void allToAllwMixedTypes(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int[] sc = new int[size], rc = new int[size];
+        Datatype[] st = new Datatype[size], rt = new Datatype[size];
+        for (int j = 0; j < size; j++) {
+            sc[j] = items(rank, j);
+            st[j] = typeFor(j);
+            rc[j] = items(j, rank);
+            rt[j] = typeFor(rank);
+        }
+        int[] sd = displs(sc, st), rd = displs(rc, rt);
+        for (boolean nb : new boolean[] {false, true}) {
+            ByteBuffer send = MPI.newByteBuffer(end(sc, sd, st));
+            for (int j = 0; j < size; j++) {
+                for (int k = 0; k < sc[j]; k++) {
+                    int v = rank * 100 + j * 10 + k;
+                    if (st[j] == MPI.INT) send.putInt(sd[j] + 4 * k, v);
+                    else send.putDouble(sd[j] + 8 * k, v + 0.25);
+                }
+            }
+            ByteBuffer recv = MPI.newByteBuffer(end(rc, rd, rt));
+            for (int i = 0; i < recv.capacity(); i++) recv.put(i, (byte) 0x5A);
+            if (nb) comm.iAllToAllw(send, sc, sd, st, recv, rc, rd, rt).waitFor();
+            else comm.allToAllw(send, sc, sd, st, recv, rc, rd, rt);
+            boolean[] data = new boolean[recv.capacity()];
+            for (int i = 0; i < size; i++) {
+                for (int k = 0; k < rc[i]; k++) {
+                    int v = i * 100 + rank * 10 + k;
+                    if (rt[i] == MPI.INT) {
+                        Check.equal(v, recv.getInt(rd[i] + 4 * k), "int " + k + " from rank " + i + " nb=" + nb);
+                    } else {
+                        Check.isTrue(recv.getDouble(rd[i] + 8 * k) == v + 0.25, "double " + k + " from rank " + i
+                                + " nb=" + nb + ": " + recv.getDouble(rd[i] + 8 * k));
+                    }
+                    for (int b = 0; b < bytesOf(rt[i]); b++) data[rd[i] + bytesOf(rt[i]) * k + b] = true;
+                }
+            }
+            for (int i = 0; i < data.length; i++) {
+                if (!data[i]) Check.equal(0x5A, recv.get(i), "gap byte " + i + " untouched, nb=" + nb);
+            }
+        }
+    }
+
+    /** An int[] with MPI.INT everywhere: displacements are still bytes. */
+    @RankTest
+    public void allToAllwIntArrays(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int[] counts = new int[size], sd = new int[size], rd = new int[size];
+        Datatype[] types = new Datatype[size];
+        for (int j = 0; j < size; j++) {
+            counts[j] = 2;
+            types[j] = MPI.INT;
+            sd[j] = 4 * (3 * j + 1); // element 3j+1
+            rd[j] = 4 * (3 * (size - 1 - j)); // reversed order, element 3(size-1-j)
+        }
+        int[] send = new int[3 * size + 1], recv = new int[3 * size];
+        for (int j = 0; j < size; j++) {
+            send[3 * j + 1] = rank * 1000 + j;
+            send[3 * j + 2] = -(rank * 1000 + j);
+        }
+        java.util.Arrays.fill(recv, 7);
+        comm.allToAllw(send, counts, sd, types, recv, counts, rd, types);
+        int[] expect = new int[3 * size];
+        java.util.Arrays.fill(expect, 7);
+        for (int i = 0; i < size; i++) {
+            expect[3 * (size - 1 - i)] = i * 1000 + rank;
+            expect[3 * (size - 1 - i) + 1] = -(i * 1000 + rank);
+        }
+        Check.arrays(expect, recv, "allToAllw of int[] with byte displacements");
+    }
+
+    /** Bad input: checked before anything moves, on every rank alike (so no rank is left waiting). */
+    @RankTest
+    public void badAllToAllw(Intracomm comm) {
+        int size = comm.getSize();
+        int[] ones = new int[size], zeros = new int[size], neg = new int[size];
+        Datatype[] ints = new Datatype[size], withNull = new Datatype[size], objs = new Datatype[size];
+        java.util.Arrays.fill(ones, 1);
+        java.util.Arrays.fill(ints, MPI.INT);
+        java.util.Arrays.fill(withNull, MPI.INT);
+        withNull[size - 1] = null;
+        java.util.Arrays.fill(objs, MPI.OBJECT);
+        neg[size - 1] = -4;
+        int[] disp = new int[size];
+        for (int j = 0; j < size; j++) disp[j] = 4 * j;
+        int[] a = new int[size], b = new int[size];
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allToAllw(a, new int[size + 1], disp, ints, b, ones, disp, ints),
+                "sendcounts has " + (size + 1) + " entries", "" + size);
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allToAllw(a, ones, null, ints, b, ones, disp, ints), "sdispls is null");
+        Check.throwsMpi(MPI.ERR_ARG, () -> comm.allToAllw(a, ones, disp, ints, b, ones, neg, ints),
+                "rdispls[" + (size - 1) + "] = -4");
+        Check.throwsMpi(MPI.ERR_COUNT, () -> comm.allToAllw(a, neg, disp, ints, b, ones, disp, ints),
+                "sendcounts[" + (size - 1) + "] = -4");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allToAllw(a, ones, disp, withNull, b, ones, disp, ints),
+                "sendtypes[" + (size - 1) + "] is null");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allToAllw(a, ones, disp, objs, b, ones, disp, ints), "MPI.OBJECT");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.iAllToAllw(new double[size], ones, disp, ints, b, ones, disp, ints),
+                "MPI.INT", "double[]");
+        int[] far = disp.clone();
+        far[0] = 4 * size; // one int past the end of b
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allToAllw(a, ones, disp, ints, b, ones, far, ints), "recvbuf",
+                "int[" + size + "]");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allToAllw(a, ones, disp, ints, a, ones, disp, ints), "same");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allToAllw(MPI.IN_PLACE, zeros, disp, ints, b, ones, disp, ints),
+                "IN_PLACE");
+        comm.barrier();
     }
 }
