@@ -91,6 +91,8 @@ public final class Message {
             s.tag = MPI.ANY_TAG;
             return s;
         }
+        checkState(call, type);
+        if (Comm.isObject(type.desc)) return new Status(receiveObjects(call, buf, count));
         Buf b = checkReceive(call, buf, count, type);
         BackendMessage m = impl;
         TypeDesc t = type.desc;
@@ -98,6 +100,40 @@ public final class Message {
         StatusData d = new StatusData();
         m.mrecv(b, count, t, d);
         return new Status(d);
+    }
+
+    /**
+     * MPI.OBJECT: the message is the serialized array (as every object send makes it), of the
+     * size the probe reported; received whole, deserialized through the filter, and stored.
+     */
+    private StatusData receiveObjects(String call, Object buf, int count) {
+        Comm.checkCount(call, "count", count);
+        if (!(buf instanceof Object[]) && !(buf == null && count == 0)) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] buf, got "
+                    + (buf == null ? "null" : buf.getClass().getSimpleName()));
+        }
+        Object[] dst = buf == null ? new Object[0] : (Object[]) buf;
+        if (count > dst.length) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": count " + count + " objects do not fit in buf (Object["
+                    + dst.length + "])");
+        }
+        if (bytes > Integer.MAX_VALUE) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": an MPI.OBJECT message of " + bytes + " bytes is too large");
+        }
+        byte[] data = new byte[(int) bytes];
+        BackendMessage m = impl;
+        set(State.NULL, null, null, 0, 0);
+        StatusData d = new StatusData();
+        m.mrecv(new Buf(data, io.github.mpi4j.spi.BaseKind.BYTE, 0, data.length), data.length,
+                io.github.mpi4j.spi.Predefined.T_BYTE, d);
+        Object[] items = ObjectMessages.deserialize(call, data, 0, data.length);
+        if (items.length > count) {
+            throw MPIException.of(MPI.ERR_TRUNCATE, call + ": received " + items.length
+                    + " objects but the receive count is " + count);
+        }
+        System.arraycopy(items, 0, dst, 0, items.length);
+        d.objects = items.length;
+        return d;
     }
 
     /** MPI_Imrecv: starts receiving the matched message into {@code buf}; this message becomes null. */
@@ -109,6 +145,12 @@ public final class Message {
             set(State.NULL, null, null, 0, 0);
             return Request.completed(c.session);
         }
+        checkState(call, type);
+        if (Comm.isObject(type.desc)) {
+            // The message is matched and on its way: receiving it here completes the request at once.
+            Comm c = comm;
+            return c.request(new Received(receiveObjects(call, buf, count)), buf);
+        }
         Buf b = checkReceive(call, buf, count, type);
         BackendMessage m = impl;
         Comm c = comm;
@@ -117,18 +159,19 @@ public final class Message {
         return c.request(m.imrecv(b, count, t), buf);
     }
 
-    /** Checks state, communicator, type and buffer before anything moves. */
-    private Buf checkReceive(String call, Object buf, int count, Datatype type) {
+    /** Checks that a message is held, its communicator is usable and the type is given. */
+    private void checkState(String call, Datatype type) {
         if (state == State.NULL) {
             throw MPIException.of(MPI.ERR_REQUEST, call + ": the message is null (no mProbe/imProbe matched one, "
                     + "or it was received already)");
         }
         comm.impl(call);
-        TypeDesc t = Comm.type(call, "datatype", type);
-        if (Comm.isObject(t)) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported with matched probes; "
-                    + "use recv/Recv for objects");
-        }
+        Comm.type(call, "datatype", type);
+    }
+
+    /** Checks count and buffer before anything moves. */
+    private Buf checkReceive(String call, Object buf, int count, Datatype type) {
+        TypeDesc t = type.desc;
         Comm.checkCount(call, "count", count);
         return Buffers.resolve(call, "buf", buf, 0, count, t, true);
     }
@@ -137,5 +180,35 @@ public final class Message {
     public String toString() {
         return "Message[" + state + (state == State.MATCHED ? ", source " + matchedSource + ", " + bytes + " bytes" : "")
                 + "]";
+    }
+
+    /** A request that completed inside the call which made it: it reports that receive's status. */
+    private static final class Received implements io.github.mpi4j.spi.BackendRequest {
+        private final StatusData done;
+
+        Received(StatusData done) {
+            this.done = done;
+        }
+
+        @Override
+        public void waitFor(StatusData status) {
+            if (status == null) return;
+            status.set(done.source, done.tag, done.error, done.cancelled, done.bytes);
+            status.objects = done.objects;
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            waitFor(status);
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+        }
+
+        @Override
+        public void free() {
+        }
     }
 }

@@ -91,6 +91,32 @@ public class ProbesAndAllToAllwSuite {
         comm.barrier();
     }
 
+    /** MPI.OBJECT through matched probes: the serialized array, received whole, blocking and not. */
+    @RankTest
+    public void objectsThroughMatchedProbes(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int right = (rank + 1) % size, left = (rank + size - 1) % size;
+        Object[] out = {"from " + rank, rank * 7, java.util.List.of(rank, -rank)};
+        Request a = comm.iSend(out, 3, MPI.OBJECT, right, 12);
+        Request b = comm.iSend(out, 2, MPI.OBJECT, right, 13);
+        Message m = new Message();
+        m.mProbe(left, 12, comm);
+        Object[] in = new Object[4];
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> m.mRecv(new Object[2], 3, MPI.OBJECT), "count 3", "Object[2]");
+        Status s = m.mRecv(in, 4, MPI.OBJECT);
+        Check.equal(3, s.getCount(MPI.OBJECT), "objects received");
+        Check.arrays(new Object[] {"from " + left, left * 7, java.util.List.of(left, -left), null}, in, "objects");
+        Message m2 = new Message();
+        m2.mProbe(left, 13, comm);
+        Object[] in2 = new Object[2];
+        Status s2 = m2.imRecv(in2, 2, MPI.OBJECT).waitStatus();
+        Check.equal(2, s2.getCount(MPI.OBJECT), "objects received by imRecv");
+        Check.equal(left, s2.getSource(), "imRecv source");
+        Check.arrays(new Object[] {"from " + left, left * 7}, in2, "imRecv objects");
+        Request.waitAll(new Request[] {a, b});
+        comm.barrier();
+    }
+
     /** MPI.PROC_NULL gives the no-process message; receiving it returns at once with an empty status. */
     @RankTest
     public void procNullGivesNoProcMessage(Intracomm comm) {
@@ -148,7 +174,7 @@ public class ProbesAndAllToAllwSuite {
         Check.throwsMpi(MPI.ERR_REQUEST, () -> m.mProbe(rank, 4, comm), "still holds");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> m.mRecv(new double[2], 3, MPI.DOUBLE), "count 3", "double[2]");
         Check.throwsMpi(MPI.ERR_TYPE, () -> m.mRecv(new int[3], 3, MPI.DOUBLE), "MPI.DOUBLE", "int[]");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> m.mRecv(new Object[3], 3, MPI.OBJECT), "MPI.OBJECT");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> m.mRecv(new double[3], 3, MPI.OBJECT), "MPI.OBJECT", "double[]");
         Check.throwsMpi(MPI.ERR_COUNT, () -> m.imRecv(new double[3], -1, MPI.DOUBLE), "-1");
         Check.throwsMpi(MPI.ERR_TYPE, () -> m.mRecv(new double[3], 3, null), "datatype is null");
         double[] got = new double[3];
