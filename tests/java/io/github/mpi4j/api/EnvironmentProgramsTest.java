@@ -12,8 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link EnvironmentProgram} in real processes: under Open MPI's mpirun (MPI backend) and under
- * mpi4jrun (fabric). Abort and ERRORS_ARE_FATAL must end every rank with the given exit status,
+ * {@link EnvironmentProgram} in real processes: under Open MPI's mpirun and MPICH's launcher (MPI
+ * backend) and under mpi4jrun (fabric). Abort and ERRORS_ARE_FATAL must end every rank with the given exit status,
  * well before the job's timeout; the library version must be callable before Init.
  */
 class EnvironmentProgramsTest {
@@ -24,16 +24,21 @@ class EnvironmentProgramsTest {
             Requirements.assumeMpi(Jobs.Launcher.MPIRUN, "EnvironmentProgram under mpirun");
             return Jobs.run(Jobs.mpirun(np, java, false), null, 90);
         }
+        if (launcher.equals("mpich")) {
+            Requirements.assumeMpi(Jobs.Launcher.MPICH, "EnvironmentProgram under MPICH");
+            return Jobs.run(Jobs.mpich(np, java), null, 90);
+        }
         return Jobs.run(Jobs.mpi4jrun(np, List.of(), java), null, 90);
     }
 
     @ParameterizedTest(name = "{0} np={1}")
-    @CsvSource({"mpirun, 1", "mpi4jrun, 2"})
+    @CsvSource({"mpirun, 1", "mpich, 1", "mpi4jrun, 2"})
     void libVersionBeforeInitAndAfterFinalize(String launcher, int np) throws Exception {
         Jobs.Result r = run(launcher, np, "version");
         assertEquals(0, r.exitCode, r.toString());
         assertTrue(r.output.contains("@@LIB before="), r.toString());
-        assertTrue(r.output.contains(launcher.equals("mpirun") ? "Open MPI" : "mpi4j fabric"), r.toString());
+        String expected = launcher.equals("mpirun") ? "Open MPI" : launcher.equals("mpich") ? "MPICH" : "mpi4j fabric";
+        assertTrue(r.output.contains(expected), r.toString());
     }
 
     @ParameterizedTest(name = "{0} {1} np={2} code={3}")
