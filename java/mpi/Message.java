@@ -20,8 +20,10 @@ public final class Message {
     private State state = State.NULL;
     private BackendMessage impl;
     private Comm comm;
-    /** Bytes of the matched message, to check the receive buffer before anything moves. */
+    /** Bytes of the matched message (an MPI.OBJECT message is received whole, so its size is needed). */
     private long bytes;
+    /** Source of the matched message, for messages. */
+    private int matchedSource;
 
     /** A null message (MPI_MESSAGE_NULL). */
     public Message() {
@@ -69,8 +71,6 @@ public final class Message {
         set(State.MATCHED, m, comm, d.bytes, d.source);
         return new Status(d);
     }
-
-    private int matchedSource;
 
     private void set(State s, BackendMessage m, Comm c, long b, int source) {
         state = s;
