@@ -254,13 +254,15 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Invokes the error handler with {@code errorCode}: mpi4j's handlers report errors as
-     * exceptions, so this throws an {@link MPIException} of that code.
+     * Invokes this communicator's error handler with {@code errorCode} (MPI_Comm_call_errhandler):
+     * {@code MPI.ERRORS_RETURN} throws an {@link MPIException} of that code; {@code
+     * MPI.ERRORS_ARE_FATAL} and {@code MPI.ERRORS_ABORT} end the job with that code; a user
+     * handler ({@link #createErrhandler}) is called with this communicator and the code, and this
+     * call returns when it does.
      */
     public void callErrhandler(int errorCode) {
         impl("callErrhandler");
-        throw new MPIException(errorCode, errorCode, "callErrhandler: error code " + errorCode + " raised on "
-                + name);
+        Errhandlers.call(this, errhandler, errorCode);
     }
 
     // ---- attributes ----------------------------------------------------------------------
@@ -455,14 +457,14 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Value of a predefined attribute ({@code MPI.TAG_UB}, {@code MPI.HOST}, {@code MPI.IO},
-     * {@code MPI.WTIME_IS_GLOBAL}) or of one set with {@link #setAttr}, or null.
+     * {@code MPI.WTIME_IS_GLOBAL}, {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE},
+     * {@code MPI.UNIVERSE_SIZE}: the backend's values, null where it has none) or of one set with
+     * {@link #setAttr}, or null.
      */
     public final Object getAttr(int keyval) {
         BackendComm c = impl("getAttr");
         if (keyval == MPI.TAG_UB) return c.tagUpperBound();
-        if (keyval == MPI.HOST) return MPI.PROC_NULL;
-        if (keyval == MPI.IO) return MPI.ANY_SOURCE;
-        if (keyval == MPI.WTIME_IS_GLOBAL) return 0;
+        if (keyval > MPI.TAG_UB && keyval <= MPI.UNIVERSE_SIZE) return session.backend().predefinedAttribute(keyval);
         synchronized (this) {
             return attrs == null ? null : attrs.get(keyval);
         }
@@ -1867,5 +1869,46 @@ public class Comm implements Freeable, Cloneable {
     // ---- ApiBridge (issue 9 layering): the nccl facades reach descriptors through it ----
     static {
         io.github.mpi4j.spi.ApiBridge.set(new SpiBridge());
+    }
+
+    // ---- send-mode spellings and error handlers (issue 10) ----
+
+    /** MPI_Issend under the Open MPI bindings' name; the same as {@link #iSSend}. */
+    public final Request isSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("isSend", buf, 0, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    /** MPI_Irsend under the Open MPI bindings' name; the same as {@link #iRSend}. */
+    public final Request irSend(Object buf, int count, Datatype type, int dest, int tag) {
+        return isendImpl("irSend", buf, 0, count, type, dest, tag, SendMode.READY);
+    }
+
+    /** A user error handler (MPI_Comm_create_errhandler) for {@link #setErrhandler}. */
+    public static Errhandler createErrhandler(ErrhandlerFunction function) {
+        if (function == null) throw MPIException.of(MPI.ERR_ARG, "createErrhandler: function is null");
+        return new Errhandler("user error handler " + function, function);
+    }
+
+    /**
+     * MPI_Alltoallw: to each rank i, {@code sendcounts[i]} items of {@code sendtypes[i]} from byte
+     * {@code sdispls[i]} of {@code sendbuf}; from each, {@code recvcounts[i]} of {@code recvtypes[i]}
+     * at byte {@code rdispls[i]} of {@code recvbuf}. Displacements are bytes for arrays too.
+     */
+    public final void allToAllw(Object sendbuf, int[] sendcounts, int[] sdispls, Datatype[] sendtypes,
+                                Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
+        AllToAllw.run(this, "allToAllw", false, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                rdispls, recvtypes);
+    }
+
+    /** MPI_Ialltoallw: the non-blocking {@link #allToAllw}. */
+    public final Request iAllToAllw(Object sendbuf, int[] sendcounts, int[] sdispls, Datatype[] sendtypes,
+                                    Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
+        return AllToAllw.run(this, "iAllToAllw", true, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                rdispls, recvtypes);
+    }
+
+    /** mpiJava-style name of {@link #callErrhandler}. */
+    public final void Call_errhandler(int errorCode) {
+        callErrhandler(errorCode);
     }
 }

@@ -1,16 +1,24 @@
 package mpi;
 
 /**
- * An error handler. mpi4j always runs MPI with MPI_ERRORS_RETURN and turns every error into an
- * {@link MPIException}; {@code MPI.ERRORS_ARE_FATAL} is accepted for compatibility and means
- * the exception is left to end the program (an uncaught exception ends the rank, and the
- * launcher then ends the job), rather than MPI aborting inside the library.
+ * An error handler: {@code MPI.ERRORS_RETURN} (the default), {@code MPI.ERRORS_ARE_FATAL},
+ * {@code MPI.ERRORS_ABORT}, or a user function ({@link Comm#createErrhandler}). mpi4j runs MPI
+ * with MPI_ERRORS_RETURN and turns every error of a call into an {@link MPIException}, whatever
+ * the handler; {@link Comm#callErrhandler} applies the handler: throws, aborts the job, or calls
+ * the user function. See docs/errors.md.
  */
 public final class Errhandler {
     private final String name;
+    /** The user function of a handler made by {@link Comm#createErrhandler}; null for the predefined ones. */
+    final ErrhandlerFunction function;
 
     Errhandler(String name) {
+        this(name, null);
+    }
+
+    Errhandler(String name, ErrhandlerFunction function) {
         this.name = name;
+        this.function = function;
     }
 
     public void free() {

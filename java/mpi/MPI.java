@@ -192,7 +192,10 @@ public final class MPI {
     public static final Group GROUP_EMPTY = Group.EMPTY;
     public static final Request REQUEST_NULL = new Request();
     public static final Info INFO_NULL = new Info();
-    /** The environment's hints (MPI_INFO_ENV): empty in mpi4j. */
+    /**
+     * The environment (MPI_INFO_ENV), filled by Init with the keys MPI defines: command, argv,
+     * maxprocs, host, arch, wdir, thread_level.
+     */
     public static final Info INFO_ENV = new Info();
     /** The null datatype: any call given it throws. */
     public static final Datatype DATATYPE_NULL = Datatype.nullType();
@@ -220,6 +223,7 @@ public final class MPI {
     /** Starts MPI; returns the arguments (mpiJava 1.2 returned those not consumed by MPI). */
     public static String[] Init(String[] args) {
         initImpl("MPI.Init", THREAD_SINGLE);
+        fillInfoEnv(args);
         return args == null ? new String[0] : args.clone();
     }
 
@@ -229,7 +233,9 @@ public final class MPI {
             throw MPIException.of(ERR_ARG, "MPI.InitThread: required " + required
                     + " is not one of MPI.THREAD_SINGLE..MPI.THREAD_MULTIPLE (0..3)");
         }
-        return initImpl("MPI.InitThread", required);
+        int provided = initImpl("MPI.InitThread", required);
+        fillInfoEnv(args);
+        return provided;
     }
 
     private static synchronized int initImpl(String call, int required) {
@@ -289,8 +295,10 @@ public final class MPI {
         return new Version(v[0], v[1]);
     }
 
+    /** The library's version text; callable before Init and after Finalize, as MPI_Get_library_version. */
     public static String getLibVersion() {
-        return SESSION.backend().libVersion();
+        if (SESSION.isInitialized() && !SESSION.isFinalized()) return SESSION.backend().libVersion();
+        return Environment.libVersionWithoutBackend();
     }
 
     /** The byte[] given to {@link #attachBuffer(byte[])}, returned again by {@link #detachBuffer()}. */
@@ -505,5 +513,11 @@ public final class MPI {
     /** The session behind {@link #COMM_WORLD}; for mpi4j's own tools. */
     static Session session() {
         return SESSION;
+    }
+
+    // ---- environment (issue 10) ----
+
+    private static void fillInfoEnv(String[] args) {
+        Environment.fillInfoEnv(INFO_ENV, args, COMM_WORLD.getSize(), queryThread(), getProcessorName());
     }
 }

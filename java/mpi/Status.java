@@ -109,14 +109,18 @@ public final class Status {
 
     public void setElements(Datatype datatype, int count) {
         if (datatype == null) throw MPIException.of(MPI.ERR_TYPE, "Status.setElements: datatype is null");
-        this.bytes = (long) count * datatype.desc.valueKind.bytes;
+        if (count < 0) throw MPIException.of(MPI.ERR_COUNT, "Status.setElements: count must be >= 0, got " + count);
+        setElementsImpl(datatype, count);
     }
 
     /** 64-bit form of {@link #setElements(Datatype, int)}. */
     public void setElementsX(Datatype datatype, Count count) {
         if (datatype == null) throw MPIException.of(MPI.ERR_TYPE, "Status.setElementsX: datatype is null");
         if (count == null) throw MPIException.of(MPI.ERR_ARG, "Status.setElementsX: count is null");
-        this.bytes = count.getCount() * datatype.desc.valueKind.bytes;
+        if (count.getCount() < 0) {
+            throw MPIException.of(MPI.ERR_COUNT, "Status.setElementsX: count must be >= 0, got " + count.getCount());
+        }
+        setElementsImpl(datatype, count.getCount());
     }
 
     // ---- mpiJava 1.2 names ---------------------------------------------------------------
@@ -137,5 +141,16 @@ public final class Status {
     public String toString() {
         return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes
                 + (cancelled ? ", cancelled" : "") + "]";
+    }
+
+    // ---- set elements (issue 10) ----
+
+    /** Basic elements of {@code datatype} as bytes (or objects for MPI.OBJECT), so getElements/getCount give them back. */
+    private void setElementsImpl(Datatype datatype, long count) {
+        if (datatype.desc.layout == Layout.OBJECT) {
+            this.objects = (int) Math.min(count, Integer.MAX_VALUE);
+            return;
+        }
+        this.bytes = count * datatype.desc.valueKind.bytes;
     }
 }

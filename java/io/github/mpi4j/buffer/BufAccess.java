@@ -54,6 +54,10 @@ public final class BufAccess {
         if (len == 0) return;
         if (src.isNative()) src = forJava(src);
         int k = src.kind.bytes;
+        if (k > 1 && (srcOff % k != 0 || len % k != 0)) {
+            getUnaligned(src, srcOff, dst, dstIndex, len);
+            return;
+        }
         int first = src.offset + (int) (srcOff / k);
         int n = len / k;
         Object base = src.base;
@@ -102,6 +106,10 @@ public final class BufAccess {
         if (len == 0) return;
         if (dst.isNative()) dst = forJava(dst);
         int k = dst.kind.bytes;
+        if (k > 1 && (dstOff % k != 0 || len % k != 0)) {
+            putUnaligned(src, srcIndex, dst, dstOff, len);
+            return;
+        }
         int first = dst.offset + (int) (dstOff / k);
         int n = len / k;
         Object base = dst.base;
@@ -146,6 +154,54 @@ public final class BufAccess {
     }
 
     /**
+     * Bytes that start or end inside an element of a typed array or buffer (MPI.BYTE or MPI.CHAR
+     * over an int[], a socket read that ends mid-element): the partial elements at either end go
+     * through a copy of that one element, the whole ones in between in bulk. The elements exist,
+     * since the buffer checks count a partial element as a whole one.
+     */
+    private static void getUnaligned(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
+        int k = src.kind.bytes;
+        int head = (int) Math.min(len, (k - srcOff % k) % k);
+        if (head > 0) {
+            ByteBuffer one = ByteBuffer.allocate(k).order(NATIVE);
+            long from = srcOff - srcOff % k;
+            get(src, from, one, 0, k);
+            dst.put(dstIndex, one, (int) (srcOff - from), head);
+        }
+        int middle = (len - head) / k * k;
+        if (middle > 0) get(src, srcOff + head, dst, dstIndex + head, middle);
+        int tail = len - head - middle;
+        if (tail > 0) {
+            ByteBuffer one = ByteBuffer.allocate(k).order(NATIVE);
+            get(src, srcOff + head + middle, one, 0, k);
+            dst.put(dstIndex + head + middle, one, 0, tail);
+        }
+    }
+
+    /** Writes bytes that start or end inside an element: those elements are read, changed and written back. */
+    private static void putUnaligned(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
+        int k = dst.kind.bytes;
+        int head = (int) Math.min(len, (k - dstOff % k) % k);
+        if (head > 0) {
+            ByteBuffer one = ByteBuffer.allocate(k).order(NATIVE);
+            long from = dstOff - dstOff % k;
+            get(dst, from, one, 0, k);
+            one.put((int) (dstOff - from), src, srcIndex, head);
+            put(one, 0, dst, from, k);
+        }
+        int middle = (len - head) / k * k;
+        if (middle > 0) put(src, srcIndex + head, dst, dstOff + head, middle);
+        int tail = len - head - middle;
+        if (tail > 0) {
+            ByteBuffer one = ByteBuffer.allocate(k).order(NATIVE);
+            long at = dstOff + head + middle;
+            get(dst, at, one, 0, k);
+            one.put(0, src, srcIndex + head + middle, tail);
+            put(one, 0, dst, at, k);
+        }
+    }
+
+    /**
      * Copies {@code len} bytes from {@code src} (byte {@code srcOff}) to {@code dst} (byte
      * {@code dstOff}). Same-kind arrays use {@link System#arraycopy}; anything else goes through
      * a byte view.
@@ -154,6 +210,14 @@ public final class BufAccess {
         if (len == 0) return;
         if (src.isNative()) src = forJava(src);
         if (dst.isNative()) dst = forJava(dst);
+        int unit = Math.max(src.kind.bytes, dst.kind.bytes);
+        if (unit > 1 && (srcOff % unit != 0 || dstOff % unit != 0 || len % unit != 0)) {
+            // Part of an element at either end (untyped bytes of a typed array): get/put handle it.
+            ByteBuffer tmp = ByteBuffer.allocate((int) len).order(NATIVE);
+            get(src, srcOff, tmp, 0, (int) len);
+            put(tmp, 0, dst, dstOff, (int) len);
+            return;
+        }
         if (src.isArray() && dst.isArray() && src.kind == dst.kind) {
             int k = src.kind.bytes;
             System.arraycopy(src.base, src.offset + (int) (srcOff / k), dst.base, dst.offset + (int) (dstOff / k),

@@ -159,7 +159,7 @@ public final class Buffers {
                 throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is a read-only heap buffer; "
                         + "use a direct buffer (MPI.newXxxBuffer) or an array");
             }
-            if (kind == BaseKind.BYTE && type.arrayKind != BaseKind.BYTE) {
+            if (kind == BaseKind.BYTE && type.arrayKind != BaseKind.BYTE && !TypeRules.acceptsAsRaw(kind, type)) {
                 throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " is a heap ByteBuffer but " + type.name
                         + " needs native byte order; use a direct buffer (MPI.newByteBuffer) or a "
                         + type.arrayKind.name().toLowerCase() + "[] array");
@@ -192,7 +192,7 @@ public final class Buffers {
     }
 
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
-        if (type.arrayKind == kind) return;
+        if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type)) return;
         if (type.layout == Layout.OBJECT) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
         }
@@ -203,8 +203,11 @@ public final class Buffers {
         String want = type.arrayKind == BaseKind.BYTE && type.layout != Layout.PRIMITIVE
                 ? "a byte[] or direct ByteBuffer"
                 : "a " + type.arrayKind.name().toLowerCase() + "[] or direct buffer";
+        String raw = type.isPredefined() && kind != BaseKind.OBJECT
+                ? " (MPI.BYTE takes any primitive buffer; -D" + TypeRules.RAW_PROPERTY + "=true lets every type do so)"
+                : "";
         throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " needs " + want + " as " + arg
-                + ", got " + what);
+                + ", got " + what + raw);
     }
 
     /** Element kind of a NIO buffer. */

@@ -179,4 +179,11 @@ final class StagedBackend implements Backend {
     public int[] testSome(BackendRequest[] requests, StatusData[] statuses) {
         return inner.testSome(requests, statuses);
     }
+
+    // ---- environment (issue 10) ----
+
+    @Override
+    public Integer predefinedAttribute(int key) {
+        return inner.predefinedAttribute(key);
+    }
 }

@@ -949,4 +949,16 @@ final class StagedComm implements BackendComm, CollectiveOps {
                     recvType);
         }
     }
+
+    // ---- matched probes (issue 10) ----
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage mprobe(int source, int tag, io.github.mpi4j.spi.StatusData status) {
+        return inner.mprobe(source, tag, status);
+    }
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, io.github.mpi4j.spi.StatusData status) {
+        return inner.improbe(source, tag, status);
+    }
 }

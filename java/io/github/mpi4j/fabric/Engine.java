@@ -784,4 +784,65 @@ final class Engine implements FrameSink {
     void close() {
         for (Transport t : transports) t.close();
     }
+
+    // ---- matched probes (issue 10) ----
+
+    /**
+     * MPI_Improbe: the first waiting message that (source, tag) matches, taken out of the
+     * unexpected queue so no other receive can match it, its status in {@code status}; or null.
+     * The result is an opaque token for {@link #receiveMatched}. Its memory leaves the unexpected
+     * budget now: the message belongs to the program from here on.
+     */
+    Object takeMatching(int ctx, int source, int tag, StatusData status) {
+        checkFailure();
+        lock.lock();
+        try {
+            progress();
+            for (Iterator<Unexpected> it = queues(ctx).unexpected.iterator(); it.hasNext(); ) {
+                Unexpected u = it.next();
+                if ((source == Mpi.ANY_SOURCE || source == u.peer) && (tag == Mpi.ANY_TAG || tag == u.h.tag)) {
+                    it.remove();
+                    credit(u);
+                    status.set(u.peer, u.h.tag, 0, false, u.length());
+                    return u;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** MPI_Mprobe: {@link #takeMatching} until a message comes, within the deadline. */
+    Object takeMatchingBlocking(int ctx, int source, int tag, StatusData status, String what) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        int idle = 0;
+        Object m;
+        while ((m = takeMatching(ctx, source, tag, status)) == null) {
+            idle++;
+            if ((idle & 0xff) == 0) {
+                checkPeers(System.nanoTime());
+                if (System.nanoTime() - deadline > 0) {
+                    throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
+                }
+            }
+            pause(idle);
+        }
+        return m;
+    }
+
+    /** Receives a message taken by {@link #takeMatching} into {@code buf}: as a receive that found it waiting. */
+    RecvOp receiveMatched(int ctx, Object matched, Buf buf, long off, long capacity) {
+        checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf);
+        Unexpected u = (Unexpected) matched;
+        RecvOp op = new RecvOp(ctx, u.peer, u.h.tag, buf, off, capacity);
+        lock.lock();
+        try {
+            accept(op, u.peer, u.h, u.payload);
+        } finally {
+            lock.unlock();
+        }
+        return op;
+    }
 }

@@ -275,7 +275,7 @@ public final class FabricBackend implements Backend {
 
     @Override
     public String libVersion() {
-        return "mpi4j fabric " + io.github.mpi4j.Mpi4j.version() + " (pure Java: shared memory, TCP)";
+        return libraryVersion();
     }
 
     @Override
@@ -325,6 +325,32 @@ public final class FabricBackend implements Backend {
             ByteBuffer b = attached;
             attached = null;
             return b;
+        }
+    }
+
+    // ---- environment (issue 10) ----
+
+    /** The text of {@link #libVersion()}, known without a running backend. */
+    static String libraryVersion() {
+        return "mpi4j fabric " + io.github.mpi4j.Mpi4j.version() + " (pure Java: shared memory, TCP)";
+    }
+
+    /**
+     * The fabric's answers, the same in every rank: no host process (PROC_NULL), every rank can
+     * do I/O (ANY_SOURCE), clocks not synchronized (0), one application (APPNUM 0), a universe
+     * of the world's ranks (no spawning), and no error codes beyond the predefined ones.
+     */
+    @Override
+    public Integer predefinedAttribute(int key) {
+        switch (key) {
+            case io.github.mpi4j.spi.PredefinedAttribute.TAG_UB: return world.tagUpperBound();
+            case io.github.mpi4j.spi.PredefinedAttribute.HOST: return Mpi.PROC_NULL;
+            case io.github.mpi4j.spi.PredefinedAttribute.IO: return Mpi.ANY_SOURCE;
+            case io.github.mpi4j.spi.PredefinedAttribute.WTIME_IS_GLOBAL: return 0;
+            case io.github.mpi4j.spi.PredefinedAttribute.APPNUM: return 0;
+            case io.github.mpi4j.spi.PredefinedAttribute.LASTUSEDCODE: return Mpi.ERR_LASTCODE;
+            case io.github.mpi4j.spi.PredefinedAttribute.UNIVERSE_SIZE: return job.size;
+            default: return null;
         }
     }
 }

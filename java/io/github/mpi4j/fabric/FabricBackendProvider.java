@@ -45,4 +45,11 @@ public final class FabricBackendProvider implements BackendProvider {
         // A null reason lets the fabric describe the job from the environment it detects.
         return FabricBackend.create(requiredThreadLevel, env, reason);
     }
+
+    // ---- environment (issue 10) ----
+
+    @Override
+    public String libVersion() {
+        return FabricBackend.libraryVersion();
+    }
 }

@@ -385,4 +385,32 @@ final class FabricComm implements BackendComm, CollChannel {
     public String toString() {
         return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
     }
+
+    // ---- matched probes (issue 10) ----
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage mprobe(int source, int tag, StatusData status) {
+        int src = source == Mpi.ANY_SOURCE ? source : members[source];
+        Object m = engine.takeMatchingBlocking(p2pCtx, src, tag, status, "mProbe");
+        status.source = rankOfWorld[status.source];
+        return new FabricMessage(this, m);
+    }
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, StatusData status) {
+        int src = source == Mpi.ANY_SOURCE ? source : members[source];
+        Object m = engine.takeMatching(p2pCtx, src, tag, status);
+        if (m == null) return null;
+        status.source = rankOfWorld[status.source];
+        return new FabricMessage(this, m);
+    }
+
+    /** Starts receiving a matched message (see {@link FabricMessage}). */
+    Engine.Op startMatchedRecv(Object matched, Buf buf, int count, TypeDesc type) {
+        return engine.receiveMatched(p2pCtx, matched, buf, 0, Buffers.spanBytes(count, type));
+    }
+
+    void waitMatched(Engine.Op op, String what) {
+        engine.waitFor(op, what);
+    }
 }

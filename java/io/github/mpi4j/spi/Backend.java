@@ -172,4 +172,15 @@ public interface Backend {
         }
         return anyActive ? java.util.Arrays.copyOf(done, n) : null;
     }
+
+    // ---- environment (issue 10) ----
+
+    /**
+     * The value of a predefined attribute of the world ({@link PredefinedAttribute}), or null
+     * where this backend has none (as MPI_Comm_get_attr's flag false). TAG_UB is per
+     * communicator: {@link BackendComm#tagUpperBound()}.
+     */
+    default Integer predefinedAttribute(int key) {
+        return null;
+    }
 }

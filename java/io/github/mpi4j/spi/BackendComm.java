@@ -99,4 +99,22 @@ public interface BackendComm extends PointToPoint {
     default <T> T capability(Class<T> kind) {
         return kind.isInstance(this) ? kind.cast(this) : null;
     }
+
+    // ---- matched probes (issue 10) ----
+
+    /**
+     * MPI_Mprobe: blocks until a message from {@code source} (a rank, not PROC_NULL; or
+     * ANY_SOURCE) with {@code tag} (or ANY_TAG) is there, fills {@code status}, and takes the
+     * message out of matching. The default refuses: a backend without matched probes.
+     */
+    default BackendMessage mprobe(int source, int tag, StatusData status) {
+        throw mpi.MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "matched probes (mProbe) are not supported by "
+                + getClass().getSimpleName());
+    }
+
+    /** MPI_Improbe: as {@link #mprobe} when a message is there; null (status untouched) otherwise. */
+    default BackendMessage improbe(int source, int tag, StatusData status) {
+        throw mpi.MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "matched probes (imProbe) are not supported by "
+                + getClass().getSimpleName());
+    }
 }

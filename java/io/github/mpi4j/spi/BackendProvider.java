@@ -44,4 +44,14 @@ public interface BackendProvider {
      *               provider words the reason itself
      */
     Backend create(int requiredThreadLevel, Map<String, String> env, String reason);
+
+    // ---- environment (issue 10) ----
+
+    /**
+     * The text {@link Backend#libVersion()} will give, callable before {@code MPI.Init} and after
+     * {@code MPI.Finalize} (MPI_Get_library_version may be called then); null if unknown.
+     */
+    default String libVersion() {
+        return null;
+    }
 }

@@ -352,4 +352,13 @@ public final class MpiBackend implements Backend {
         for (BackendRequest r : requests) if (r != null && r.isPersistent()) return true;
         return false;
     }
+
+    // ---- environment (issue 10) ----
+
+    /** MPI's own values, read from MPI_COMM_WORLD (MPI_Comm_get_attr). */
+    @Override
+    public Integer predefinedAttribute(int key) {
+        long v = MpiEnvNative.worldAttr0(key);
+        return v == MpiEnvNative.ABSENT ? null : (int) v;
+    }
 }

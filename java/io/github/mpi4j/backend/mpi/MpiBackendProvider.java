@@ -45,4 +45,12 @@ public final class MpiBackendProvider implements BackendProvider {
         String why = reason != null ? reason : claim(env) + " and " + requirement() + " is available";
         return MpiBackend.create(requiredThreadLevel, why);
     }
+
+    // ---- environment (issue 10) ----
+
+    /** MPI_Get_library_version, which MPI allows before MPI_Init; null where the bridge is unavailable. */
+    @Override
+    public String libVersion() {
+        return unavailableReason() == null ? MpiNative.libVersion0() : null;
+    }
 }

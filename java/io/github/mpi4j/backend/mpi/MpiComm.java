@@ -658,4 +658,60 @@ final class MpiComm implements BackendComm, CollectiveOps {
     public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         return scanImpl(true, true, s, r, count, type, op);
     }
+
+    // ---- matched probes (issue 10) ----
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage mprobe(int source, int tag, StatusData status) {
+        long[] st = new long[3];
+        long h;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Mprobe", this);
+        try {
+            h = MpiProbeNative.mprobe0(handle, source, tag, st);
+        } finally {
+            m.exit();
+        }
+        MpiMessage.fill(status, st);
+        return new MpiMessage(this, h);
+    }
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, StatusData status) {
+        long[] st = new long[3];
+        long h = MpiProbeNative.improbe0(handle, source, tag, st);
+        if (h == 0) return null;
+        MpiMessage.fill(status, st);
+        return new MpiMessage(this, h);
+    }
+
+    /** MPI_Mrecv of {@code message}: buffers as in {@link #recv}. */
+    void mrecv(long message, Buf buf, int count, TypeDesc type, StatusData status) {
+        Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
+        long[] st = new long[3];
+        long received = 0;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Mrecv", this);
+        try {
+            MpiProbeNative.mrecv0(message, a.obj, a.mode, a.off, count, backend.type(type), st);
+            received = st[2];
+        } finally {
+            m.exit();
+            a.done(received);
+        }
+        MpiMessage.fill(status, st);
+    }
+
+    /** MPI_Imrecv of {@code message}: buffers as in {@link #irecv}. */
+    BackendRequest imrecv(long message, Buf buf, int count, TypeDesc type) {
+        Arg a = staged(buf, bytes(count, type), false, true);
+        long h;
+        try {
+            h = MpiProbeNative.imrecv0(message, a.obj, a.mode, a.off, count, backend.type(type));
+        } catch (RuntimeException | Error e) {
+            a.release();
+            throw e;
+        }
+        MpiRequest r = new MpiRequest(h, false, buf, null, a);
+        r.receivesOnly = true;
+        return r;
+    }
 }

@@ -229,32 +229,15 @@ public final class TcpTransport implements Transport {
             if (n > 0) c.payloadDone += n;
             return n;
         }
-        // Arrays and typed buffers: read whole elements through the staging buffer.
-        int k = Math.max(1, t.kind.bytes);
+        // Arrays and typed buffers: through the staging buffer. A read may end inside an
+        // element (and a message of MPI.BYTE over an int[] may too): BufAccess writes partial
+        // elements by read-modify-write, so the next read completes them.
         ByteBuffer stage = c.inStage.duplicate();
         stage.clear().limit(Math.min(STAGING, want));
         int n = c.channel.read(stage);
         if (n <= 0) return n;
-        int usable = n - n % k;
-        if (usable > 0) BufAccess.put(c.inStage, 0, t, c.target.off + c.payloadDone, usable);
-        int rest = n - usable;
-        c.payloadDone += usable;
-        if (rest > 0) {
-            // Finish the partial element with blocking-free retries: read its remaining bytes.
-            ByteBuffer tail = c.inStage.duplicate();
-            tail.limit(usable + k).position(usable + rest);
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (tail.hasRemaining()) {
-                int m = c.channel.read(tail);
-                if (m < 0) return -1;
-                if (m == 0) {
-                    if (System.nanoTime() - deadline > 0) throw new IOException("rank " + c.peer + " stalled mid-element");
-                    Thread.onSpinWait();
-                }
-            }
-            BufAccess.put(c.inStage, usable, t, c.target.off + c.payloadDone, k);
-            c.payloadDone += k;
-        }
+        BufAccess.put(c.inStage, 0, t, c.target.off + c.payloadDone, n);
+        c.payloadDone += n;
         return n;
     }
 

@@ -1,0 +1,57 @@
+package mpi;
+
+import io.github.mpi4j.runtime.BackendSelector;
+import io.github.mpi4j.spi.BackendProvider;
+
+/**
+ * The parts of the environment that exist outside a running backend: the library version before
+ * {@code MPI.Init} and after {@code MPI.Finalize}, and the keys of {@code MPI.INFO_ENV}, filled
+ * at {@code MPI.Init} from the program's arguments and the JVM.
+ */
+final class Environment {
+    private Environment() {
+    }
+
+    /**
+     * MPI_Get_library_version without a running backend: asks the backend that {@code MPI.Init}
+     * would choose now (its provider, which starts nothing); mpi4j's own version if none can say.
+     */
+    static String libVersionWithoutBackend() {
+        try {
+            BackendSelector.Choice c = BackendSelector.choose(BackendSelector.providers(),
+                    System.getProperty("mpi4j.backend", System.getenv("MPI4J_BACKEND")), System.getenv());
+            BackendProvider p = c.provider;
+            String v = p.libVersion();
+            if (v != null) return v;
+        } catch (MPIException e) {
+            // No backend could run (Init would say why): fall back to mpi4j's own version.
+        }
+        return "mpi4j " + io.github.mpi4j.Mpi4j.version();
+    }
+
+    /**
+     * Fills {@code info} with the keys MPI defines for MPI_INFO_ENV: command, argv, maxprocs,
+     * host, arch, wdir, thread_level. {@code args} are the arguments given to Init.
+     */
+    static void fillInfoEnv(Info info, String[] args, int worldSize, int threadLevel, String host) {
+        String command = System.getProperty("sun.java.command", "").trim();
+        int space = command.indexOf(' ');
+        info.set("command", space < 0 ? command : command.substring(0, space));
+        info.set("argv", args == null ? "" : String.join(" ", args));
+        info.set("maxprocs", Integer.toString(worldSize));
+        info.set("host", host);
+        info.set("arch", System.getProperty("os.arch", ""));
+        info.set("wdir", System.getProperty("user.dir", ""));
+        info.set("thread_level", threadLevelName(threadLevel));
+    }
+
+    /** MPI's name of a thread level, as MPI_INFO_ENV's thread_level gives it. */
+    static String threadLevelName(int level) {
+        switch (level) {
+            case MPI.THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+            case MPI.THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+            case MPI.THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+            default: return "MPI_THREAD_MULTIPLE";
+        }
+    }
+}
