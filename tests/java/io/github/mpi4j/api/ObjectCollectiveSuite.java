@@ -623,6 +623,9 @@ public class ObjectCollectiveSuite {
      * A rank whose objects cannot be serialized makes the whole collective fail on every rank
      * that must know (all of them, for all-to-all patterns and reductions computed at rank 0);
      * a message the filter refuses at rank 0 fails a scan everywhere; a throwing user op too.
+     * The failing rank throws the cause; the others an MPIException naming the rank that failed
+     * (the size exchange tells them, or on the fabric possibly first the failed rank's notice,
+     * "rank N failed its part of this collective": either way in the same call, not at a deadline).
      */
     @RankTest(minSize = 2)
     public void failuresReachEveryRank(Intracomm comm) {
@@ -633,35 +636,33 @@ public class ObjectCollectiveSuite {
             displs[i] = i;
         }
         Object[] part = {rank == bad ? new Object() : "ok" + rank};
-        String peer = "rank " + bad + " could not serialize";
         String self = "cannot serialize";
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.allGatherv(part, 1, MPI.OBJECT, new Object[size], ones, displs,
-                MPI.OBJECT), rank == bad ? self : peer);
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.allToAllv(fill(size, part[0]), ones, displs, MPI.OBJECT,
-                new Object[size], ones, displs, MPI.OBJECT), rank == bad ? self : peer);
+        String peer = "rank " + bad + " ";
+        String named = rank == bad ? self : peer;
+        failsNaming(() -> comm.allGatherv(part, 1, MPI.OBJECT, new Object[size], ones, displs, MPI.OBJECT), named);
+        failsNaming(() -> comm.allToAllv(fill(size, part[0]), ones, displs, MPI.OBJECT, new Object[size], ones, displs,
+                MPI.OBJECT), named);
         Op concat = new Op(new Concat(), false);
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.scan(part, new Object[1], 1, MPI.OBJECT, concat),
-                rank == bad ? self : rank == 0 ? peer : "reduction at rank 0 failed");
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.reduceScatterBlock(fill(size, part[0]), new Object[1], 1,
-                MPI.OBJECT, concat), rank == bad ? self : rank == 0 ? peer : "reduction at rank 0 failed");
-        // Gatherv: the bad rank and the root know.
+        // Rank 0 computes: the others hear of the failure from it (or from the failed rank).
+        String fromRoot = rank == bad ? self : rank == 0 ? peer : "rank 0 ";
+        failsNaming(() -> comm.scan(part, new Object[1], 1, MPI.OBJECT, concat), fromRoot, peer);
+        failsNaming(() -> comm.reduceScatterBlock(fill(size, part[0]), new Object[1], 1, MPI.OBJECT, concat),
+                fromRoot, peer);
+        // Gatherv: the failed rank and the root must know; the others' part succeeded.
         Object[] g = new Object[size];
-        if (rank == bad || rank == 0) {
-            Check.throwsMpi(MPI.ERR_OTHER, () -> comm.gatherv(part, 1, MPI.OBJECT, g, ones, displs, MPI.OBJECT, 0),
-                    rank == bad ? self : peer);
-        } else {
-            comm.gatherv(part, 1, MPI.OBJECT, g, ones, displs, MPI.OBJECT, 0);
-        }
-        // Scatterv whose root cannot serialize: every rank throws.
+        Runnable gv = () -> comm.gatherv(part, 1, MPI.OBJECT, g, ones, displs, MPI.OBJECT, 0);
+        if (rank == bad || rank == 0) failsNaming(gv, named);
+        else succeedsOrNames(gv, peer);
+        // Scatterv whose root cannot serialize one part: every rank throws.
         Object[] src = fill(size, "fine");
         src[size - 1] = new Object();
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.scatterv(src, ones, displs, MPI.OBJECT, new Object[1], 1, MPI.OBJECT,
-                0), rank == 0 ? self : "rank 0 could not serialize");
+        failsNaming(() -> comm.scatterv(src, ones, displs, MPI.OBJECT, new Object[1], 1, MPI.OBJECT, 0),
+                rank == 0 ? self : "rank 0 ");
         // Refused by the filter at rank 0 (a class with its own readObject): the scan fails everywhere.
         Object[] scripted = {rank == bad ? new Scripted() : "ok"};
-        Check.throwsMpi(MPI.ERR_OTHER, () -> comm.scan(scripted, new Object[1], 1, MPI.OBJECT, concat),
-                rank == 0 ? "Scripted" : "reduction at rank 0 failed");
-        // A user op that throws at rank 0.
+        failsNaming(() -> comm.scan(scripted, new Object[1], 1, MPI.OBJECT, concat),
+                rank == 0 ? "Scripted" : "rank 0 ");
+        // A user op that throws at rank 0: its exception there, an MPIException naming rank 0 elsewhere.
         Op broken = new Op(new User_function() {
             @Override
             public void Call(Object in, int io, Object inout, int ioo, int count, Datatype type) {
@@ -677,7 +678,7 @@ public class ObjectCollectiveSuite {
                 Check.equal("op refuses", e.getMessage(), "the user's exception at rank 0");
             }
         } else {
-            Check.throwsMpi(MPI.ERR_OTHER, rs, "reduction at rank 0 failed");
+            failsNaming(rs, "rank 0 ");
         }
         concat.free();
         broken.free();
@@ -685,6 +686,27 @@ public class ObjectCollectiveSuite {
         Object[] all = new Object[size];
         comm.allGatherv(new Object[] {"ok" + rank}, 1, MPI.OBJECT, all, ones, displs, MPI.OBJECT);
         for (int r = 0; r < size; r++) Check.equal("ok" + r, all[r], "allGatherv after the failures");
+    }
+
+    /** {@code action} throws an MPIException whose message contains one of {@code fragments}. */
+    private static void failsNaming(Runnable action, String... fragments) {
+        try {
+            action.run();
+        } catch (mpi.MPIException e) {
+            String m = String.valueOf(e.getMessage());
+            for (String f : fragments) if (m.contains(f)) return;
+            throw new AssertionError("message '" + m + "' mentions none of " + Arrays.toString(fragments), e);
+        }
+        throw new AssertionError("expected an MPIException mentioning " + Arrays.toString(fragments));
+    }
+
+    /** {@code action} completes, or throws an MPIException containing {@code fragment}. */
+    private static void succeedsOrNames(Runnable action, String fragment) {
+        try {
+            action.run();
+        } catch (mpi.MPIException e) {
+            if (!String.valueOf(e.getMessage()).contains(fragment)) throw e;
+        }
     }
 
     private static Object[] fill(int n, Object v) {
