@@ -338,9 +338,9 @@ final class ObjectMessages {
         int[] displs = displacements(lens);
         byte[] all = buffer(call, total(lens));
         c.collectives().allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
-        for (int r = 0; r < n; r++) {
-            store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
-        }
+        Object[][] got = new Object[n][]; // all decoded before any is stored
+        for (int r = 0; r < n; r++) got[r] = deserialize(call, all, displs[r], lens[r]);
+        for (int r = 0; r < n; r++) store(call, got[r], dst, roff + r * recvcount, recvcount);
     }
 
     static void allToAll(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
@@ -368,9 +368,9 @@ final class ObjectMessages {
         byte[] all = buffer(call, total(recvLens));
         c.collectives().allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES,
                 bytes(all), recvLens, rd, BYTES);
-        for (int r = 0; r < n; r++) {
-            store(call, deserialize(call, all, rd[r], recvLens[r]), dst, roff + r * recvcount, recvcount);
-        }
+        Object[][] got = new Object[n][]; // all decoded before any is stored
+        for (int r = 0; r < n; r++) got[r] = deserialize(call, all, rd[r], recvLens[r]);
+        for (int r = 0; r < n; r++) store(call, got[r], dst, roff + r * recvcount, recvcount);
     }
 
     /**
