@@ -25,7 +25,7 @@ class ObjectSuitesTest {
 
     @TestFactory
     Stream<DynamicNode> fabricThreads() {
-        return SuiteRunner.threads(ObjectCollectiveSuite.class, 1, 2, 3, 4, 5, 8);
+        return SuiteRunner.threads(ObjectCollectiveSuite.class, 1, 2, 3, 5, 8);
     }
 
     @TestFactory
