@@ -92,14 +92,20 @@ final class ObjectCollectives {
         byte[] mine = none ? NOTHING : trySerialize(call, src, off, count, failure);
         if (mine == null) mine = NOTHING;
         int[] lens = new int[n];
-        c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS,
-                isRoot ? ints(lens) : null, 1, INTS, root);
-        // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
-        int[] sizes = withoutFailed(lens);
-        int[] displs = displacements(sizes);
-        byte[] all = isRoot ? buffer(call, total(sizes)) : null;
-        c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES,
-                root);
+        int[] displs;
+        byte[] all;
+        try {
+            c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS,
+                    isRoot ? ints(lens) : null, 1, INTS, root);
+            // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
+            int[] sizes = withoutFailed(lens);
+            displs = displacements(sizes);
+            all = isRoot ? buffer(call, total(sizes)) : null;
+            c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs,
+                    BYTES, root);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure[0], e);
+        }
         if (failure[0] != null) throw failure[0];
         if (!isRoot) return null;
         int failed = firstFailed(lens);
@@ -221,7 +227,12 @@ final class ObjectCollectives {
                         : trySerialize(call, src, soff + displs[r], sendcounts[r], failure);
             }
         }
-        byte[] b = scatterParts(call, c, parts, failure[0] != null, root);
+        byte[] b;
+        try {
+            b = scatterParts(call, c, parts, failure[0] != null, root);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure[0], e);
+        }
         if (failure[0] != null) throw failure[0];
         if (b == null) throw peerFailed(call, root);
         if (!inPlace) store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
@@ -242,8 +253,12 @@ final class ObjectCollectives {
                 ? trySerialize(call, dst, roff + displs[me], recvcounts[me], failure)
                 : trySerialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount, failure);
         int[] lens = new int[n];
-        c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1,
-                INTS);
+        try {
+            c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1,
+                    INTS);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure[0], e);
+        }
         // Every rank sees the same sizes: all skip the data exchange if one failed.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(lens);
@@ -291,7 +306,11 @@ final class ObjectCollectives {
         }
         if (failure[0] != null) Arrays.fill(sendLens, FAILED);
         int[] recvLens = new int[n];
-        c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        try {
+            c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure[0], e);
+        }
         // A rank that failed sent FAILED to every rank: all skip the data exchange.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(recvLens);
@@ -335,7 +354,12 @@ final class ObjectCollectives {
         } catch (RuntimeException e) {
             failure = e; // this rank's own: its serialization, or (at rank 0) a peer's, a refusal, the op
         }
-        byte[] b = scatterParts(call, c, results, c.rank() == 0 && failure != null, 0);
+        byte[] b;
+        try {
+            b = scatterParts(call, c, results, c.rank() == 0 && failure != null, 0);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure, e);
+        }
         if (failure != null) throw failure;
         if (b == null) throw rootFailed(call, 0, "the reduction");
         if (exclusive && c.rank() == 0) return;
@@ -381,7 +405,12 @@ final class ObjectCollectives {
         } catch (RuntimeException e) {
             failure = e;
         }
-        byte[] b = scatterParts(call, c, results, c.rank() == 0 && failure != null, 0);
+        byte[] b;
+        try {
+            b = scatterParts(call, c, results, c.rank() == 0 && failure != null, 0);
+        } catch (RuntimeException e) {
+            throw ObjectMessages.ownFirst(failure, e);
+        }
         if (failure != null) throw failure;
         if (b == null) throw rootFailed(call, 0, "the reduction");
         store(call, deserialize(call, b, 0, b.length), dst, roff, recvcounts[c.rank()]);

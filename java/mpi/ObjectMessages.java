@@ -284,6 +284,15 @@ final class ObjectMessages {
                 + "(the exception on rank " + rank + " says why)");
     }
 
+    /**
+     * What a rank that already holds its own failure ({@code own}, or null) throws when a step
+     * of the exchange fails: its own cause. A peer that learned of the failure may end the call
+     * first (on the fabric, with a notice that echoes it); this rank still reports why.
+     */
+    static RuntimeException ownFirst(RuntimeException own, RuntimeException step) {
+        return own != null ? own : step;
+    }
+
     /** The first rank whose size is FAILED, or -1. */
     static int firstFailed(int[] lens) {
         for (int r = 0; r < lens.length; r++) if (lens[r] == FAILED) return r;
@@ -301,7 +310,11 @@ final class ObjectMessages {
         Object[] a = objects(call, "buf", buf, offset, count);
         MPIException[] failure = new MPIException[1];
         byte[] b = c.rank() == root ? trySerialize(call, a, offset, count, failure) : null;
-        b = bcastBytes(call, c, b, root, failure[0] != null);
+        try {
+            b = bcastBytes(call, c, b, root, failure[0] != null);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         if (failure[0] != null) throw failure[0];
         if (c.rank() != root) store(call, deserialize(call, b, 0, b.length), a, offset, count);
     }
@@ -330,7 +343,12 @@ final class ObjectMessages {
                 ? trySerialize(call, dst, roff + c.rank() * recvcount, recvcount, failure)
                 : trySerialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount, failure);
         int[] lens = new int[n];
-        c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1, INTS);
+        try {
+            c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1,
+                    INTS);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         // Every rank sees the same sizes: all skip the data exchange if one failed.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(lens);
@@ -359,7 +377,11 @@ final class ObjectMessages {
         }
         if (failure[0] != null) java.util.Arrays.fill(sendLens, FAILED);
         int[] recvLens = new int[n];
-        c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        try {
+            c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         // A rank that failed sent FAILED to every rank: all skip the data exchange.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(recvLens);

@@ -505,13 +505,15 @@ public class ObjectCollectiveSuite {
 
     /**
      * Rank 0 receives one message from every rank (itself included) through Irecv and completes
-     * them with Testall, then Testsome, Waitsome and Waitany; statuses carry source, tag, index
-     * and the count in objects, and every completed request is inactive.
+     * them with Testall, then Testsome, Waitsome, Waitany and Testany; statuses carry source,
+     * tag, index and the count in objects, and every completed request is inactive. A receive
+     * cancelled before it matched reports a cancelled status and leaves the message for the
+     * next receive.
      */
     @RankTest
     public void nonBlockingCompletions(Intracomm comm) {
         int size = comm.getSize(), rank = comm.getRank();
-        for (int kind = 0; kind < 4; kind++) {
+        for (int kind = 0; kind < 5; kind++) {
             int tag = 20 + kind;
             Request self = null;
             Request[] req = null;
@@ -537,8 +539,11 @@ public class ObjectCollectiveSuite {
                         st = Request.Testsome(req);
                     } else if (kind == 2) {
                         st = Request.Waitsome(req);
-                    } else {
+                    } else if (kind == 3) {
                         st = new Status[] {Request.Waitany(req)};
+                    } else {
+                        Status any = Request.Testany(req);
+                        st = any == null ? new Status[0] : new Status[] {any};
                     }
                     for (Status x : st) {
                         Check.isTrue(byIndex[x.index] == null, "request " + x.index + " reported twice");
@@ -559,6 +564,15 @@ public class ObjectCollectiveSuite {
             s.Wait();
             comm.barrier();
         }
+        Object[] box = new Object[1];
+        Request cancelled = comm.Irecv(box, 0, 1, MPI.OBJECT, rank, 40);
+        cancelled.Cancel();
+        Status cs = cancelled.Wait();
+        Check.isTrue(cs.isCancelled(), "a cancelled object receive reports it");
+        Check.isTrue(box[0] == null, "a cancelled object receive stores nothing");
+        comm.Send(new Object[] {"after cancel " + rank}, 0, 1, MPI.OBJECT, rank, 40);
+        comm.Recv(box, 0, 1, MPI.OBJECT, rank, 40);
+        Check.equal("after cancel " + rank, box[0], "the message is left for the next receive");
     }
 
     // ---- bad input and failing objects ------------------------------------------------------------
