@@ -254,6 +254,11 @@ final class ObjectMessages {
         public void free() {
             done = true;
         }
+
+        /** Not matched (nor cancelled) yet. */
+        boolean pending() {
+            return !done;
+        }
     }
 
     private static void copy(StatusData from, StatusData to) {

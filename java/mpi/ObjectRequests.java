@@ -42,7 +42,7 @@ final class ObjectRequests {
      */
     static boolean receivesLater(BackendRequest r) {
         if (r instanceof Persistent) r = ((Persistent) r).current;
-        return r instanceof ObjectMessages.LazyReceive;
+        return r instanceof ObjectMessages.LazyReceive && ((ObjectMessages.LazyReceive) r).pending();
     }
 
     /** A persistent request whose every start makes a new object send or receive. */
