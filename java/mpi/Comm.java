@@ -151,22 +151,6 @@ public class Comm implements Freeable, Cloneable {
         return t.layout == Layout.OBJECT;
     }
 
-    /**
-     * The one check for collectives that cannot carry MPI.OBJECT (the v-variants: their counts
-     * and displacements address fixed-size elements, objects have none). Every datatype argument
-     * is checked, also those MPI ignores on this rank, so all ranks of a program that passes
-     * MPI.OBJECT refuse the call alike, before any backend sees it.
-     */
-    static void rejectObjects(String call, Datatype... types) {
-        for (Datatype t : types) {
-            if (t != null && t.desc != null && isObject(t.desc)) {
-                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by " + call
-                        + " (counts and displacements need fixed-size elements); use the form without v, "
-                        + "or serialize the objects into a byte array yourself");
-            }
-        }
-    }
-
     // =====================================================================================
     // Management
     // =====================================================================================
@@ -597,7 +581,9 @@ public class Comm implements Freeable, Cloneable {
             checkRecvTag(call, c, tag);
         }
         if (isObject(t)) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": persistent requests do not support MPI.OBJECT");
+            BackendRequest r = isSend ? ObjectRequests.sendInit(call, c, buf, offset, count, peer, tag, mode)
+                    : ObjectRequests.recvInit(call, c, buf, offset, count, peer, tag);
+            return new Prequest(session, r, buf);
         }
         Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, !isSend);
         BackendRequest r = isSend ? c.sendInit(b, count, t, peer, tag, mode) : c.recvInit(b, count, t, peer, tag);
@@ -732,6 +718,10 @@ public class Comm implements Freeable, Cloneable {
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = isRoot ? type(call, "recvtype", recvtype) : null;
             if (isRoot) checkCount(call, "recvcount", recvcount);
+            if (isRoot && isObject(rt) || sendbuf != MPI.IN_PLACE && isObject(type(call, "sendtype", sendtype))) {
+                ObjectCollectives.gather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+                return nb ? Request.completed(session) : null;
+            }
             Buf s;
             TypeDesc st;
             if (sendbuf == MPI.IN_PLACE) {
@@ -741,10 +731,6 @@ public class Comm implements Freeable, Cloneable {
                 sendcount = recvcount;
             } else {
                 st = type(call, "sendtype", sendtype);
-                if (isObject(st)) {
-                    ObjectMessages.gather(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
-                    return nb ? Request.completed(session) : null;
-                }
                 s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
             }
             Buf r = isRoot ? Buffers.resolve(call, "recvbuf", recvbuf, roff, mul(call, recvcount, c.size()), rt, true)
@@ -769,8 +755,11 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            rejectObjects(call, sendtype, recvtype);
             checkRoot(call, c, root);
+            if (ObjectCollectives.anyObject(sendtype, recvtype)) {
+                ObjectCollectives.gatherv(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcounts, displs, root);
+                return nb ? Request.completed(session) : null;
+            }
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = null;
@@ -817,7 +806,7 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc st = isRoot ? type(call, "sendtype", sendtype) : null;
             if (isRoot) checkCount(call, "sendcount", sendcount);
             if (st != null && isObject(st) || !isRoot && recvtype != null && isObject(recvtype.desc)) {
-                ObjectMessages.scatter(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
+                ObjectCollectives.scatter(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcount, root);
                 return nb ? Request.completed(session) : null;
             }
             Buf s = isRoot ? Buffers.resolve(call, "sendbuf", sendbuf, soff, mul(call, sendcount, c.size()), st, false)
@@ -854,8 +843,11 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            rejectObjects(call, sendtype, recvtype);
             checkRoot(call, c, root);
+            if (ObjectCollectives.anyObject(sendtype, recvtype)) {
+                ObjectCollectives.scatterv(call, c, sendbuf, soff, sendcounts, displs, recvbuf, roff, recvcount, root);
+                return nb ? Request.completed(session) : null;
+            }
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = null;
@@ -935,7 +927,10 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            rejectObjects(call, sendtype, recvtype);
+            if (ObjectCollectives.anyObject(sendtype, recvtype)) {
+                ObjectCollectives.allGatherv(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcounts, displs);
+                return nb ? Request.completed(session) : null;
+            }
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             int extentItems = checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, c.size());
@@ -1010,7 +1005,11 @@ public class Comm implements Freeable, Cloneable {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            rejectObjects(call, sendtype, recvtype);
+            if (ObjectCollectives.anyObject(sendtype, recvtype)) {
+                ObjectCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls, recvbuf, roff, recvcounts,
+                        rdispls);
+                return nb ? Request.completed(session) : null;
+            }
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             int rItems = checkCountsDispls(call, "recvcounts", recvcounts, "rdispls", rdispls, c.size());
@@ -1050,6 +1049,10 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (isObject(t)) {
+                ObjectCollectives.reduceScatter(call, c, sendbuf, soff, recvbuf, roff, recvcounts, o, type);
+                return nb ? Request.completed(session) : null;
+            }
             int total = checkCounts(call, "recvcounts", recvcounts, c.size());
             Buf s;
             Buf r;
@@ -1083,6 +1086,10 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (isObject(t)) {
+                ObjectCollectives.reduceScatterBlock(call, c, sendbuf, soff, recvbuf, roff, recvcount, o, type);
+                return nb ? Request.completed(session) : null;
+            }
             checkCount(call, "recvcount", recvcount);
             int total = mul(call, recvcount, c.size());
             Buf s;
@@ -1117,6 +1124,10 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (isObject(t)) {
+                ObjectCollectives.scan(call, c, exclusive, sendbuf, soff, recvbuf, roff, count, o, type);
+                return nb ? Request.completed(session) : null;
+            }
             Buf s = Buffers.resolveSend(call, "sendbuf", sendbuf, soff, count, t);
             Buf r = Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true);
             if (!nb) {

@@ -30,12 +30,12 @@ final class ObjectMessages {
     private ObjectMessages() {
     }
 
-    private static final TypeDesc BYTES = Predefined.T_BYTE;
-    private static final TypeDesc INTS = Predefined.T_INT;
+    static final TypeDesc BYTES = Predefined.T_BYTE;
+    static final TypeDesc INTS = Predefined.T_INT;
 
     // ---- serialization -----------------------------------------------------------------------
 
-    private static Object[] objects(String call, String arg, Object buf, int offset, int count) {
+    static Object[] objects(String call, String arg, Object buf, int offset, int count) {
         if (count < 0) throw MPIException.of(MPI.ERR_COUNT, call + ": count must be >= 0, got " + count);
         if (buf == null) {
             if (count == 0) return new Object[0];
@@ -131,7 +131,7 @@ final class ObjectMessages {
     }
 
     /** A receive buffer of a message's size; running out of memory is an MPIException. */
-    private static byte[] buffer(String call, long n) {
+    static byte[] buffer(String call, long n) {
         try {
             return new byte[(int) n];
         } catch (OutOfMemoryError e) {
@@ -140,15 +140,15 @@ final class ObjectMessages {
         }
     }
 
-    private static Buf bytes(byte[] b) {
+    static Buf bytes(byte[] b) {
         return new Buf(b, BaseKind.BYTE, 0, b.length);
     }
 
-    private static Buf ints(int[] a) {
+    static Buf ints(int[] a) {
         return new Buf(a, BaseKind.INT, 0, a.length);
     }
 
-    private static void store(String call, Object[] got, Object[] dst, int offset, int count) {
+    static void store(String call, Object[] got, Object[] dst, int offset, int count) {
         if (got.length > count) {
             throw MPIException.of(MPI.ERR_TRUNCATE, call + ": received " + got.length
                     + " objects but the receive count is " + count);
@@ -190,36 +190,75 @@ final class ObjectMessages {
 
     /** A receive of objects: the size is unknown until the message is probed, so it matches lazily. */
     static BackendRequest irecv(String call, BackendComm c, Object buf, int offset, int count, int source, int tag) {
-        Object[] dst = objects(call, "buf", buf, offset, count);
-        return new BackendRequest() {
-            private boolean done;
+        return new LazyReceive(call, c, objects(call, "buf", buf, offset, count), offset, count, source, tag);
+    }
 
-            @Override
-            public void waitFor(StatusData status) {
-                if (done) return;
-                StatusData d = recv(call, c, dst, offset, count, source, tag);
+    /**
+     * A non-blocking receive of objects. It matches its message when tested or waited on, not
+     * when posted; {@code Request.waitAll} therefore completes these before waiting on anything
+     * else, so that a send it waits for is never stuck behind a receive not yet matched.
+     */
+    static final class LazyReceive implements BackendRequest {
+        private final String call;
+        private final BackendComm c;
+        private final Object[] dst;
+        private final int offset;
+        private final int count;
+        private final int source;
+        private final int tag;
+        private boolean done;
+        private boolean cancelled;
+
+        LazyReceive(String call, BackendComm c, Object[] dst, int offset, int count, int source, int tag) {
+            this.call = call;
+            this.c = c;
+            this.dst = dst;
+            this.offset = offset;
+            this.count = count;
+            this.source = source;
+            this.tag = tag;
+        }
+
+        @Override
+        public void waitFor(StatusData status) {
+            if (done) return;
+            if (cancelled) {
                 done = true;
-                copy(d, status);
+                if (status != null) {
+                    status.set(MPI.PROC_NULL, MPI.ANY_TAG, 0, true, 0);
+                    status.objects = 0;
+                }
+                return;
             }
+            StatusData d = recv(call, c, dst, offset, count, source, tag);
+            done = true;
+            copy(d, status);
+        }
 
-            @Override
-            public boolean test(StatusData status) {
-                if (done) return true;
-                StatusData probe = new StatusData();
-                if (source != MPI.PROC_NULL && !c.iprobe(source, tag, probe)) return false;
-                waitFor(status);
-                return true;
-            }
+        @Override
+        public boolean test(StatusData status) {
+            if (done) return true;
+            StatusData probe = new StatusData();
+            if (!cancelled && source != MPI.PROC_NULL && !c.iprobe(source, tag, probe)) return false;
+            waitFor(status);
+            return true;
+        }
 
-            @Override
-            public void cancel() {
-            }
+        /** Not matched yet, so always cancelled: completion then reports a cancelled status. */
+        @Override
+        public void cancel() {
+            if (!done) cancelled = true;
+        }
 
-            @Override
-            public void free() {
-                done = true;
-            }
-        };
+        @Override
+        public void free() {
+            done = true;
+        }
+
+        /** Not matched (nor cancelled) yet. */
+        boolean pending() {
+            return !done;
+        }
     }
 
     private static void copy(StatusData from, StatusData to) {
@@ -233,10 +272,10 @@ final class ObjectMessages {
     // size: the others learn of it in the same collective and throw too, instead of waiting.
 
     /** A size that says "this rank could not serialize its data". */
-    private static final int FAILED = -1;
+    static final int FAILED = -1;
 
     /** Serializes, or records the failure in {@code failure[0]} and returns null. */
-    private static byte[] trySerialize(String call, Object[] a, int offset, int count, MPIException[] failure) {
+    static byte[] trySerialize(String call, Object[] a, int offset, int count, MPIException[] failure) {
         try {
             return serialize(call, a, offset, count);
         } catch (MPIException e) {
@@ -245,19 +284,28 @@ final class ObjectMessages {
         }
     }
 
-    private static MPIException peerFailed(String call, int rank) {
+    static MPIException peerFailed(String call, int rank) {
         return MPIException.of(MPI.ERR_OTHER, call + ": rank " + rank + " could not serialize its MPI.OBJECT data "
                 + "(the exception on rank " + rank + " says why)");
     }
 
+    /**
+     * What a rank that already holds its own failure ({@code own}, or null) throws when a step
+     * of the exchange fails: its own cause. A peer that learned of the failure may end the call
+     * first (on the fabric, with a notice that echoes it); this rank still reports why.
+     */
+    static RuntimeException ownFirst(RuntimeException own, RuntimeException step) {
+        return own != null ? own : step;
+    }
+
     /** The first rank whose size is FAILED, or -1. */
-    private static int firstFailed(int[] lens) {
+    static int firstFailed(int[] lens) {
         for (int r = 0; r < lens.length; r++) if (lens[r] == FAILED) return r;
         return -1;
     }
 
     /** FAILED sizes as empty parts, for the data exchange that follows. */
-    private static int[] withoutFailed(int[] lens) {
+    static int[] withoutFailed(int[] lens) {
         int[] l = lens.clone();
         for (int r = 0; r < l.length; r++) if (l[r] == FAILED) l[r] = 0;
         return l;
@@ -267,7 +315,11 @@ final class ObjectMessages {
         Object[] a = objects(call, "buf", buf, offset, count);
         MPIException[] failure = new MPIException[1];
         byte[] b = c.rank() == root ? trySerialize(call, a, offset, count, failure) : null;
-        b = bcastBytes(call, c, b, root, failure[0] != null);
+        try {
+            b = bcastBytes(call, c, b, root, failure[0] != null);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         if (failure[0] != null) throw failure[0];
         if (c.rank() != root) store(call, deserialize(call, b, 0, b.length), a, offset, count);
     }
@@ -287,63 +339,6 @@ final class ObjectMessages {
         return b;
     }
 
-    static void gather(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
-                       int roff, int recvcount, int root) {
-        int n = c.size();
-        boolean isRoot = c.rank() == root;
-        Object[] src = objects(call, "sendbuf", sendbuf, soff, sendcount);
-        Object[] dst = isRoot ? objects(call, "recvbuf", recvbuf, roff, recvcount * n) : null;
-        MPIException[] failure = new MPIException[1];
-        byte[] mine = trySerialize(call, src, soff, sendcount, failure);
-        if (mine == null) mine = new byte[0];
-        int[] lens = new int[n];
-        c.collectives().gather(ints(new int[] {failure[0] != null ? FAILED : mine.length}), 1, INTS,
-                isRoot ? ints(lens) : null, 1, INTS, root);
-        // Only the root knows of a failure now: the data exchange runs anyway, failed parts empty.
-        int[] sizes = withoutFailed(lens);
-        int[] displs = displacements(sizes);
-        byte[] all = isRoot ? buffer(call, total(sizes)) : null;
-        c.collectives().gatherv(bytes(mine), mine.length, BYTES, isRoot ? bytes(all) : null, sizes, displs, BYTES,
-                root);
-        if (failure[0] != null) throw failure[0];
-        if (isRoot) {
-            int failed = firstFailed(lens);
-            if (failed >= 0) throw peerFailed(call, failed);
-            for (int r = 0; r < n; r++) {
-                store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
-            }
-        }
-    }
-
-    static void scatter(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
-                        int roff, int recvcount, int root) {
-        int n = c.size();
-        boolean isRoot = c.rank() == root;
-        Object[] dst = objects(call, "recvbuf", recvbuf, roff, recvcount);
-        int[] lens = new int[n];
-        byte[] all = null;
-        MPIException[] failure = new MPIException[1];
-        if (isRoot) {
-            Object[] src = objects(call, "sendbuf", sendbuf, soff, sendcount * n);
-            byte[][] parts = new byte[n][];
-            for (int r = 0; r < n && failure[0] == null; r++) {
-                parts[r] = trySerialize(call, src, soff + r * sendcount, sendcount, failure);
-                if (parts[r] != null) lens[r] = parts[r].length;
-            }
-            if (failure[0] != null) java.util.Arrays.fill(lens, FAILED);
-            else all = concat(parts, lens);
-        }
-        int[] mine = new int[1];
-        c.collectives().scatter(isRoot ? ints(lens) : null, 1, INTS, ints(mine), 1, INTS, root);
-        // Every rank got FAILED if the root failed: all skip the data exchange.
-        if (failure[0] != null) throw failure[0];
-        if (mine[0] == FAILED) throw peerFailed(call, root);
-        byte[] b = buffer(call, mine[0]);
-        c.collectives().scatterv(isRoot ? bytes(all) : null, lens, displacements(lens), BYTES, bytes(b), b.length,
-                BYTES, root);
-        store(call, deserialize(call, b, 0, b.length), dst, roff, recvcount);
-    }
-
     static void allGather(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
                           int roff, int recvcount) {
         int n = c.size();
@@ -353,7 +348,12 @@ final class ObjectMessages {
                 ? trySerialize(call, dst, roff + c.rank() * recvcount, recvcount, failure)
                 : trySerialize(call, objects(call, "sendbuf", sendbuf, soff, sendcount), soff, sendcount, failure);
         int[] lens = new int[n];
-        c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1, INTS);
+        try {
+            c.collectives().allGather(ints(new int[] {mine == null ? FAILED : mine.length}), 1, INTS, ints(lens), 1,
+                    INTS);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         // Every rank sees the same sizes: all skip the data exchange if one failed.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(lens);
@@ -361,9 +361,9 @@ final class ObjectMessages {
         int[] displs = displacements(lens);
         byte[] all = buffer(call, total(lens));
         c.collectives().allGatherv(bytes(mine), mine.length, BYTES, bytes(all), lens, displs, BYTES);
-        for (int r = 0; r < n; r++) {
-            store(call, deserialize(call, all, displs[r], lens[r]), dst, roff + r * recvcount, recvcount);
-        }
+        Object[][] got = new Object[n][]; // all decoded before any is stored
+        for (int r = 0; r < n; r++) got[r] = deserialize(call, all, displs[r], lens[r]);
+        for (int r = 0; r < n; r++) store(call, got[r], dst, roff + r * recvcount, recvcount);
     }
 
     static void allToAll(String call, BackendComm c, Object sendbuf, int soff, int sendcount, Object recvbuf,
@@ -382,7 +382,11 @@ final class ObjectMessages {
         }
         if (failure[0] != null) java.util.Arrays.fill(sendLens, FAILED);
         int[] recvLens = new int[n];
-        c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        try {
+            c.collectives().allToAll(ints(sendLens), 1, INTS, ints(recvLens), 1, INTS);
+        } catch (RuntimeException e) {
+            throw ownFirst(failure[0], e);
+        }
         // A rank that failed sent FAILED to every rank: all skip the data exchange.
         if (failure[0] != null) throw failure[0];
         int failed = firstFailed(recvLens);
@@ -391,9 +395,9 @@ final class ObjectMessages {
         byte[] all = buffer(call, total(recvLens));
         c.collectives().allToAllv(bytes(concat(parts, sendLens)), sendLens, displacements(sendLens), BYTES,
                 bytes(all), recvLens, rd, BYTES);
-        for (int r = 0; r < n; r++) {
-            store(call, deserialize(call, all, rd[r], recvLens[r]), dst, roff + r * recvcount, recvcount);
-        }
+        Object[][] got = new Object[n][]; // all decoded before any is stored
+        for (int r = 0; r < n; r++) got[r] = deserialize(call, all, rd[r], recvLens[r]);
+        for (int r = 0; r < n; r++) store(call, got[r], dst, roff + r * recvcount, recvcount);
     }
 
     /**
@@ -402,30 +406,45 @@ final class ObjectMessages {
      */
     static void reduce(String call, BackendComm c, Object sendbuf, int soff, Object recvbuf, int roff, int count,
                        OpDesc op, int root, Datatype type) {
-        int n = c.size();
         boolean isRoot = c.rank() == root;
+        boolean inPlace = sendbuf == MPI.IN_PLACE;
+        if (inPlace && !isRoot) throw ObjectCollectives.inPlaceNotRoot(call, root, c.rank());
         Object[] dst = isRoot ? objects(call, "recvbuf", recvbuf, roff, count) : null;
-        Object mine = sendbuf == MPI.IN_PLACE ? dst : sendbuf;
-        int mineOff = sendbuf == MPI.IN_PLACE ? roff : soff;
-        Object[] all = isRoot ? new Object[count * n] : null;
-        gather(call, c, mine, mineOff, count, all, 0, count, root);
+        Object[] src = inPlace ? dst : objects(call, "sendbuf", sendbuf, soff, count);
+        Object[][] parts = ObjectCollectives.gatherParts(call, c, src, inPlace ? roff : soff, count, false, root);
         if (!isRoot) return;
-        Object[] acc = new Object[count];
-        System.arraycopy(all, 0, acc, 0, count);
-        for (int r = 1; r < n; r++) {
-            Object[] next = new Object[count];
-            System.arraycopy(all, r * count, next, 0, count);
-            op.function.reduce(new Buf(acc, BaseKind.OBJECT, 0, count), new Buf(next, BaseKind.OBJECT, 0, count),
-                    count, type.desc);
-            acc = next;
-        }
+        Object[] acc = parts[0];
+        for (int r = 1; r < parts.length; r++) acc = combine(call, acc, parts[r], r, count, op, type);
         System.arraycopy(acc, 0, dst, roff, count);
+    }
+
+    /**
+     * {@code acc op next} into {@code next} (MPI's {@code inoutvec = invec op inoutvec}) and
+     * returns it; {@code next} is rank {@code rank}'s part, which must hold {@code count} objects.
+     */
+    static Object[] combine(String call, Object[] acc, Object[] next, int rank, int count, OpDesc op,
+                            Datatype type) {
+        if (next.length != count) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": rank " + rank + " contributed " + next.length
+                    + " objects but the count here is " + count + " (every rank must pass the same count)");
+        }
+        op.function.reduce(new Buf(acc, BaseKind.OBJECT, 0, count), new Buf(next, BaseKind.OBJECT, 0, count), count,
+                type.desc);
+        return next;
     }
 
     /** reduce at rank 0, then bcast; a failure in the reduce reaches every rank through the bcast. */
     static void allReduce(String call, BackendComm c, Object sendbuf, int soff, Object recvbuf, int roff, int count,
                           OpDesc op, Datatype type) {
         boolean isRoot = c.rank() == 0;
+        if (sendbuf == MPI.IN_PLACE) { // every rank's contribution is in its recvbuf
+            sendbuf = recvbuf;
+            soff = roff;
+        }
+        // Arguments first: a failure caught below must come from the data, after the reduce's
+        // exchange ran at this rank too (else the others would wait for this rank's part).
+        objects(call, "recvbuf", recvbuf, roff, count);
+        objects(call, "sendbuf", sendbuf, soff, count);
         RuntimeException failure = null; // this rank's own: serialization, or the user's op at rank 0
         try {
             reduce(call, c, sendbuf, soff, recvbuf, roff, count, op, 0, type);
@@ -448,20 +467,20 @@ final class ObjectMessages {
         if (!isRoot) store(call, deserialize(call, b, 0, b.length), a, roff, count);
     }
 
-    private static int[] displacements(int[] lens) {
+    static int[] displacements(int[] lens) {
         int[] d = new int[lens.length];
         for (int i = 1; i < lens.length; i++) d[i] = d[i - 1] + lens[i - 1];
         return d;
     }
 
-    private static int total(int[] lens) {
+    static int total(int[] lens) {
         long t = 0;
         for (int l : lens) t += l;
         if (t > Integer.MAX_VALUE) throw MPIException.of(MPI.ERR_COUNT, "MPI.OBJECT data exceeds 2 GiB");
         return (int) t;
     }
 
-    private static byte[] concat(byte[][] parts, int[] lens) {
+    static byte[] concat(byte[][] parts, int[] lens) {
         byte[] all = new byte[total(lens)];
         int at = 0;
         for (byte[] p : parts) {

@@ -211,6 +211,7 @@ public class Request implements Freeable {
     public static void waitAll(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");
         if (s == null) return;
+        receiveObjectsFirst(requests);
         BackendRequest[] b = active(requests);
         BackendRequest[] before = b.clone();
         s.backend().waitAll(b, null);
@@ -228,6 +229,7 @@ public class Request implements Freeable {
             for (int i = 0; i < out.length; i++) out[i] = emptyStatus();
             return out;
         }
+        receiveObjectsFirst(requests);
         BackendRequest[] b = active(requests);
         BackendRequest[] before = b.clone();
         StatusData[] d = newStatusData(b.length);
@@ -422,5 +424,18 @@ public class Request implements Freeable {
     public static Status[] Testsome(Request[] requests) {
         Status[] st = testSomeStatus(requests);
         return st == null ? new Status[0] : st;
+    }
+
+    // ---- MPI.OBJECT receives (issue 10 item 8) -----------------------------------------------
+
+    /** Completes the lazily matched object receives before a wait on all (see ObjectRequests.receivesLater). */
+    private static void receiveObjectsFirst(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.isActive() && r.parked == null && ObjectRequests.receivesLater(r.impl)) {
+                StatusData d = new StatusData();
+                r.impl.waitFor(d);
+                r.parked = d;
+            }
+        }
     }
 }

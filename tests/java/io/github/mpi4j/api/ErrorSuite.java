@@ -250,36 +250,4 @@ public class ErrorSuite {
         }
         comm.barrier();
     }
-    /**
-     * MPI.OBJECT in the v-collectives is refused with an MPIException on every rank, before any
-     * backend sees it (on the fabric it used to end in an ArithmeticException from the copy code).
-     */
-    @RankTest
-    public void objectsInVCollectives(Intracomm comm) {
-        int n = comm.getSize();
-        int[] ones = fillOnes(n);
-        int[] displs = new int[n];
-        for (int i = 0; i < n; i++) displs[i] = i;
-        Object[] mine = {"r" + comm.getRank()};
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allGatherv(mine, 1, MPI.OBJECT, new Object[n], ones, displs,
-                MPI.OBJECT), "MPI.OBJECT", "allGatherv");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.Allgatherv(mine, 0, 1, MPI.OBJECT, new Object[n], 0, ones, displs,
-                MPI.OBJECT), "MPI.OBJECT");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.gatherv(mine, 1, MPI.OBJECT, new Object[n], ones, displs,
-                MPI.OBJECT, 0), "MPI.OBJECT", "gatherv");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.Gatherv(mine, 0, 1, MPI.OBJECT, new Object[n], 0, ones, displs,
-                MPI.OBJECT, 0), "MPI.OBJECT");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.scatterv(new Object[n], ones, displs, MPI.OBJECT, new Object[1], 1,
-                MPI.OBJECT, 0), "MPI.OBJECT", "scatterv");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.allToAllv(new Object[n], ones, displs, MPI.OBJECT, new Object[n],
-                ones, displs, MPI.OBJECT), "MPI.OBJECT", "allToAllv");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.Alltoallv(new Object[n], 0, ones, displs, MPI.OBJECT, new Object[n],
-                0, ones, displs, MPI.OBJECT), "MPI.OBJECT");
-        Check.throwsMpi(MPI.ERR_TYPE, () -> comm.iAllGatherv(mine, 1, MPI.OBJECT, new Object[n], ones, displs,
-                MPI.OBJECT), "MPI.OBJECT");
-        // The communicator still works afterwards.
-        int[] all = new int[n];
-        comm.allGather(new int[] {comm.getRank() + 1}, 1, MPI.INT, all, 1, MPI.INT);
-        for (int i = 0; i < n; i++) Check.equal(i + 1, all[i], "allGather after the refused calls");
-    }
 }
