@@ -107,7 +107,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
     public BackendComm dup() {
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_dup", this);
         try {
-            return wrap(MpiNative.dup0(handle));
+            return keepGrid(wrap(MpiNative.dup0(handle)));
         } finally {
             m.exit();
         }
@@ -658,5 +658,15 @@ final class MpiComm implements BackendComm, CollectiveOps {
     @Override
     public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
         return scanImpl(true, true, s, r, count, type, op);
+    }
+
+    // ---- topologies (issue 10; see MpiTopology) ----
+
+    /** A Cartesian grid that MPI runs as a distributed graph (see MpiTopology.Grid); duplicates keep it. */
+    volatile MpiTopology.Grid grid;
+
+    private BackendComm keepGrid(BackendComm copy) {
+        if (copy != null) ((MpiComm) copy).grid = grid;
+        return copy;
     }
 }

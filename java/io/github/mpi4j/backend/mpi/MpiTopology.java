@@ -30,14 +30,96 @@ final class MpiTopology implements Topology {
         return h == 0 ? null : new MpiComm(backend, h, true);
     }
 
+    /**
+     * A Cartesian grid with a periodic dimension of size 1 or 2, where both neighbours along it
+     * are the same process. MPI wants what goes down a dimension to arrive as the block "from
+     * above" and the other way round; Open MPI 4.1's non-blocking neighbour collectives and
+     * MPICH 4.0's blocking ones pair such blocks in posting order instead (a wrong result, seen
+     * in TopologySuite). Such a grid is therefore made as a distributed graph whose
+     * destinations list each dimension's upper neighbour first: MPI pairs repeated edges in
+     * order, which then puts every block where a Cartesian grid wants it. PROC_NULL neighbours
+     * are left out of the graph; the maps say which block of the API each graph slot is.
+     */
+    static final class Grid {
+        /** For each source of the graph: the receive block of the API. */
+        final int[] sourceBlock;
+        /** For each destination of the graph: the send block of the API. */
+        final int[] destinationBlock;
+        final int[] sources, destinations;
+
+        Grid(io.github.mpi4j.spi.Neighbours n) {
+            int k = 0;
+            for (int x : n.sources) if (x != io.github.mpi4j.spi.Mpi.PROC_NULL) k++;
+            sources = new int[k];
+            sourceBlock = new int[k];
+            destinations = new int[k];
+            destinationBlock = new int[k];
+            for (int i = 0, a = 0, b = 0; i < n.sources.length; i++) {
+                if (n.sources[i] != io.github.mpi4j.spi.Mpi.PROC_NULL) {
+                    sources[a] = n.sources[i];
+                    sourceBlock[a++] = i;
+                }
+                int j = i ^ 1; // the other direction of the same dimension: upper neighbour first
+                if (n.destinations[j] != io.github.mpi4j.spi.Mpi.PROC_NULL) {
+                    destinations[b] = n.destinations[j];
+                    destinationBlock[b++] = j;
+                }
+            }
+        }
+
+        static boolean needed(int[] dims, boolean[] periods) {
+            for (int d = 0; d < dims.length; d++) if (periods[d] && dims[d] <= 2) return true;
+            return false;
+        }
+
+        /** Counts and displacements of the API's blocks, picked for the graph's slots. */
+        static int[] pick(int[] values, int[] blocks) {
+            int[] p = new int[blocks.length];
+            for (int i = 0; i < blocks.length; i++) p[i] = values[blocks[i]];
+            return p;
+        }
+
+        static int[] same(int value, int n) {
+            int[] a = new int[n];
+            java.util.Arrays.fill(a, value);
+            return a;
+        }
+
+        static int[] scaled(int[] blocks, int count) {
+            int[] a = new int[blocks.length];
+            for (int i = 0; i < blocks.length; i++) a[i] = blocks[i] * count;
+            return a;
+        }
+    }
+
     @Override
     public BackendComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        if (Grid.needed(dims, periods)) return gridAsGraph(dims, periods);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Cart_create", comm);
         try {
             return wrap(MpiTopoNative.cartCreate0(comm.handle, dims, periods, reorder));
         } finally {
             m.exit();
         }
+    }
+
+    /** See {@link Grid}: the first ranks, in order (no reordering), as a distributed graph. */
+    private BackendComm gridAsGraph(int[] dims, boolean[] periods) {
+        long n = io.github.mpi4j.spi.Neighbours.product(dims);
+        MpiComm part = (MpiComm) comm.split(comm.rank() < n ? 0 : -1, comm.rank());
+        if (part == null) return null;
+        Grid g = new Grid(io.github.mpi4j.spi.Neighbours.cartesian(part.rank(), dims, periods));
+        MpiComm c;
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Dist_graph_create_adjacent", part);
+        try {
+            c = (MpiComm) wrap(MpiTopoNative.distGraphCreateAdjacent0(part.handle, g.sources, null, g.destinations,
+                    null, false));
+        } finally {
+            m.exit();
+            part.free();
+        }
+        c.grid = g;
+        return c;
     }
 
     @Override
@@ -109,6 +191,15 @@ final class MpiTopology implements Topology {
     }
 
     private BackendRequest same(int kind, boolean nb, Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        Grid g = comm.grid;
+        if (g != null) {
+            int[] rcounts = Grid.same(rc, g.sources.length), rdispls = Grid.scaled(g.sourceBlock, rc);
+            if (kind == MpiTopoNative.ALLGATHER) {
+                return varyNow(kind, nb, s, sc, null, null, st, r, rcounts, rdispls, rt);
+            }
+            return varyNow(kind, nb, s, 0, Grid.same(sc, g.destinations.length), Grid.scaled(g.destinationBlock, sc),
+                    st, r, rcounts, rdispls, rt);
+        }
         int[] deg = MpiTopoNative.degrees0(comm.handle);
         long sItems = kind == MpiTopoNative.ALLTOALL ? (long) sc * deg[1] : sc;
         long stH = backend.type(st), rtH = backend.type(rt);
@@ -120,6 +211,20 @@ final class MpiTopology implements Topology {
 
     private BackendRequest vary(int kind, boolean nb, Buf s, int sc, int[] scounts, int[] sdispls, TypeDesc st, Buf r,
                                 int[] rcounts, int[] rdispls, TypeDesc rt) {
+        Grid g = comm.grid;
+        if (g != null) {
+            if (scounts != null) {
+                scounts = Grid.pick(scounts, g.destinationBlock);
+                sdispls = Grid.pick(sdispls, g.destinationBlock);
+            }
+            rcounts = Grid.pick(rcounts, g.sourceBlock);
+            rdispls = Grid.pick(rdispls, g.sourceBlock);
+        }
+        return varyNow(kind, nb, s, sc, scounts, sdispls, st, r, rcounts, rdispls, rt);
+    }
+
+    private BackendRequest varyNow(int kind, boolean nb, Buf s, int sc, int[] scounts, int[] sdispls, TypeDesc st,
+                                   Buf r, int[] rcounts, int[] rdispls, TypeDesc rt) {
         long stH = backend.type(st), rtH = backend.type(rt);
         IntBuffer scB = scounts == null ? null : ints(scounts), sdB = sdispls == null ? null : ints(sdispls);
         IntBuffer rcB = ints(rcounts), rdB = ints(rdispls);
