@@ -247,7 +247,7 @@ public class Comm implements Freeable, Cloneable {
         return i == null ? new Info() : i.dup();
     }
 
-    /** Topology of the communicator: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}. */
+    /** Topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int getTopology() {
         impl("getTopology");
         if (this instanceof CartComm) return MPI.CART;

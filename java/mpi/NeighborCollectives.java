@@ -39,8 +39,8 @@ final class NeighborCollectives {
     private static int items(String call, String arg, int count, int blocks) {
         long n = (long) count * blocks;
         if (n > Integer.MAX_VALUE) {
-            throw MPIException.of(MPI.ERR_COUNT, call + ": " + arg + " " + count + " x " + blocks + " neighbours exceeds "
-                    + Integer.MAX_VALUE + " items");
+            throw MPIException.of(MPI.ERR_COUNT, call + ": " + arg + " " + count + " x " + blocks
+                    + " neighbours exceeds " + Integer.MAX_VALUE + " items");
         }
         return (int) n;
     }
@@ -48,8 +48,8 @@ final class NeighborCollectives {
     /** The length check of a counts or displacements array, in terms of neighbours. */
     private static void perNeighbour(String call, String name, int[] a, int n, String which) {
         if (a != null && a.length < n) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": " + name + " has " + a.length + " entries but this process has "
-                    + n + " " + which);
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + name + " has " + a.length
+                    + " entries but this process has " + n + " " + which);
         }
     }
 

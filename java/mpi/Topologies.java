@@ -295,8 +295,8 @@ final class Topologies {
             int n = sources.length;
             checkRanks(call, "sources", sources, n, size);
             if (degrees.length < n) {
-                throw MPIException.of(MPI.ERR_ARG, call + ": degrees has " + degrees.length + " entries, fewer than the "
-                        + n + " sources");
+                throw MPIException.of(MPI.ERR_ARG, call + ": degrees has " + degrees.length
+                        + " entries, fewer than the " + n + " sources");
             }
             long m = 0;
             for (int i = 0; i < n; i++) {

@@ -375,7 +375,8 @@ public class TopologySuite {
         }
         // MPICH pairs the blocks of a repeated edge in reverse order in its neighbour alltoall (a
         // known difference, docs/topologies.md): under MPICH the graph keeps each edge once.
-        boolean mpich = MPI.getLibVersion().contains("MPICH");
+        boolean mpich = System.getenv().keySet().stream()
+                .anyMatch(k -> k.startsWith("HYDRA_") || k.equals("PMI_RANK"));
         int[] index = new int[size];
         List<Integer> edges = new ArrayList<>();
         for (int i = 0; i < size; i++) {
