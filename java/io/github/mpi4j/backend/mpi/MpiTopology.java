@@ -15,7 +15,8 @@ import java.nio.IntBuffer;
  * MPI_Dist_graph_create_adjacent make real MPI topology communicators (with MPI_ERRORS_RETURN),
  * and the neighbour collectives are MPI's own. Arrays are staged in native memory for these
  * calls (neighbour collectives are rarely on a hot path with arrays), so the blocking and the
- * non-blocking forms share one path.
+ * non-blocking forms share one path. {@code reorder} is passed to MPI as false: ranks stay, as on
+ * the fabric (docs/topologies.md).
  */
 final class MpiTopology implements Topology {
     private final MpiComm comm;
@@ -97,7 +98,7 @@ final class MpiTopology implements Topology {
         if (Grid.needed(dims, periods)) return gridAsGraph(dims, periods);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Cart_create", comm);
         try {
-            return wrap(MpiTopoNative.cartCreate0(comm.handle, dims, periods, reorder));
+            return wrap(MpiTopoNative.cartCreate0(comm.handle, dims, periods, false));
         } finally {
             m.exit();
         }
@@ -126,7 +127,7 @@ final class MpiTopology implements Topology {
     public BackendComm createGraph(int[] index, int[] edges, boolean reorder) {
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Graph_create", comm);
         try {
-            return wrap(MpiTopoNative.graphCreate0(comm.handle, index, edges, reorder));
+            return wrap(MpiTopoNative.graphCreate0(comm.handle, index, edges, false));
         } finally {
             m.exit();
         }
@@ -138,7 +139,7 @@ final class MpiTopology implements Topology {
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Dist_graph_create_adjacent", comm);
         try {
             return wrap(MpiTopoNative.distGraphCreateAdjacent0(comm.handle, sources, sourceWeights, destinations,
-                    destinationWeights, reorder));
+                    destinationWeights, false));
         } finally {
             m.exit();
         }
