@@ -51,7 +51,7 @@ public class CartComm extends Intracomm {
 
     /** Dimensions, periods and this process's coordinates (MPI_Cart_get). */
     public CartParms getTopo() {
-        return new CartParms(dims.clone(), periods.clone(), coordsOf("getTopo", impl("getTopo").rank()));
+        return new CartParms(dims.clone(), periods.clone(), coordsOf(impl("getTopo").rank()));
     }
 
     /** Rank of the process at {@code coords} (MPI_Cart_rank); periodic dimensions wrap around. */
@@ -66,7 +66,7 @@ public class CartComm extends Intracomm {
         if (rank < 0 || rank >= c.size()) {
             throw MPIException.of(MPI.ERR_RANK, "getCoords: rank " + rank + " is not in [0, " + c.size() + ")");
         }
-        return coordsOf("getCoords", rank);
+        return coordsOf(rank);
     }
 
     /**
@@ -106,7 +106,7 @@ public class CartComm extends Intracomm {
 
     // ---- shared with the mpiJava names -----------------------------------------------------------
 
-    final int[] coordsOf(String call, int rank) {
+    final int[] coordsOf(int rank) {
         return Neighbours.coords(rank, dims);
     }
 

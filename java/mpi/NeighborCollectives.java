@@ -53,6 +53,16 @@ final class NeighborCollectives {
         }
     }
 
+    /** MPI.OBJECT has no place here: mpiJava has no neighbour collectives, and objects no fixed size. */
+    private static void noObjects(String call, Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && t.desc != null && Comm.isObject(t.desc)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the neighbour "
+                        + "collectives; serialize the objects into a byte array and send MPI.BYTE");
+            }
+        }
+    }
+
     private static void noInPlace(String call, Object sendbuf) {
         if (sendbuf == MPI.IN_PLACE) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed in neighbour collectives");
@@ -82,7 +92,7 @@ final class NeighborCollectives {
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            Comm.rejectObjects(call, sendtype, recvtype);
+            noObjects(call, sendtype, recvtype);
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -103,7 +113,7 @@ final class NeighborCollectives {
     static Request allGatherv(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcounts, int[] displs, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            Comm.rejectObjects(call, sendtype, recvtype);
+            noObjects(call, sendtype, recvtype);
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -127,7 +137,7 @@ final class NeighborCollectives {
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                             Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            Comm.rejectObjects(call, sendtype, recvtype);
+            noObjects(call, sendtype, recvtype);
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -148,7 +158,7 @@ final class NeighborCollectives {
     static Request allToAllv(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                              Datatype sendtype, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            Comm.rejectObjects(call, sendtype, recvtype);
+            noObjects(call, sendtype, recvtype);
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);

@@ -102,15 +102,14 @@ final class Topologies {
                     colour = colour * dims[d] + coords[d];
                 }
             }
-            Topology parentTopology = topology(cart, call);
+            topology(cart, call); // the backend has topologies, so the part has them too
             // Ranks keep their order: within one colour, row-major over the kept dimensions.
             BackendComm part = c.split(colour, c.rank());
             BackendComm n;
             Throwable failure = null;
             part.beginCollective(call, false);
             try {
-                Topology t = part.capability(Topology.class);
-                n = (t != null ? t : parentTopology).createCart(keptDims, keptPeriods, false);
+                n = part.capability(Topology.class).createCart(keptDims, keptPeriods, false);
             } catch (RuntimeException | Error e) {
                 failure = e;
                 throw e;

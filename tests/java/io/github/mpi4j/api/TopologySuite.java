@@ -416,8 +416,6 @@ public class TopologySuite {
                 // alltoall: block j of my send buffer names me and j.
                 int[] send = new int[n];
                 for (int j = 0; j < n; j++) send[j] = tagOf(rank, j);
-                long[] recv = new long[n];
-                Arrays.fill(recv, -1);
                 int[] recvInts = new int[n];
                 Arrays.fill(recvInts, -1);
                 if (nb) topo.iNeighborAllToAll(send, 1, MPI.INT, recvInts, 1, MPI.INT).waitFor();
@@ -605,6 +603,8 @@ public class TopologySuite {
                 MPI.INT, new int[2], new int[] {1, 1}, new int[] {0, 1}, MPI.INT), "sendcount has 1", "2 destinations");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> line.neighborAllToAll(MPI.IN_PLACE, 1, MPI.INT, new int[2], 1,
                 MPI.INT), "IN_PLACE");
+        Check.throwsMpi(MPI.ERR_TYPE, () -> line.neighborAllGather(new Object[1], 1, MPI.OBJECT, new Object[2], 1,
+                MPI.OBJECT), "MPI.OBJECT");
         Check.throwsMpi(MPI.ERR_COUNT, () -> line.neighborAllGatherv(new int[1], 1, MPI.INT, new int[4],
                 new int[] {1, -1}, new int[] {0, 1}, MPI.INT), "recvcount[1] = -1");
         // After all that, the communicator still works.
