@@ -385,6 +385,7 @@ final class FabricComm implements BackendComm, CollChannel {
     public String toString() {
         return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
     }
+
     // ---- topologies (issue 10; see FabricTopology) ----
 
     /** This rank's neighbours when a topology constructor made this communicator; its duplicates keep them. */

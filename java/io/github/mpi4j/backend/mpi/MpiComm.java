@@ -69,7 +69,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
     @Override
     public <T> T capability(Class<T> kind) {
         if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
-        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend)); // topologies (issue 10)
+        // Topologies (issue 10): MpiTopology.
+        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
         return BackendComm.super.capability(kind);
     }
 
