@@ -10,9 +10,10 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@link TopologySuite} on every backend: MPI under Open MPI's mpirun and MPICH's
- * mpiexec.hydra, the fabric with ranks as threads and as processes. Sizes are few, to keep CI
- * short (the fabric's threads cover size 1 and more sizes), but include odd and even sizes, and
- * grids with dimensions of size 1 and 2.
+ * mpiexec.hydra, the fabric with ranks as threads (TopologyProgramsTest runs a topology program
+ * with ranks as processes of mpi4jrun). Sizes are few, to keep CI short (the fabric's threads
+ * cover size 1 and more sizes), but include odd and even sizes, and grids with dimensions of
+ * size 1 and 2.
  */
 class TopologyTest {
 
@@ -28,10 +29,5 @@ class TopologyTest {
     @TestFactory
     Stream<DynamicNode> fabricThreads() {
         return SuiteRunner.threads(TopologySuite.class, 1, 2, 3, 4, 5, 8);
-    }
-
-    @TestFactory
-    Stream<DynamicNode> fabricProcesses() {
-        return SuiteRunner.run(TopologySuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
     }
 }
