@@ -231,9 +231,11 @@ public class Comm implements Freeable, Cloneable {
         return i == null ? new Info() : i.dup();
     }
 
-    /** Topology of the communicator: always {@code MPI.UNDEFINED} (mpi4j has no topologies yet). */
+    /** Topology: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int getTopology() {
         impl("getTopology");
+        if (this instanceof CartComm) return MPI.CART;
+        if (this instanceof GraphComm) return ((GraphComm) this).isDistGraph() ? MPI.DIST_GRAPH : MPI.GRAPH;
         return MPI.UNDEFINED;
     }
 
@@ -1854,7 +1856,7 @@ public class Comm implements Freeable, Cloneable {
         return getErrhandler();
     }
 
-    /** Topology type: always {@code MPI.UNDEFINED} (no topologies yet). */
+    /** Topology type: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int Topo_test() {
         return getTopology();
     }
@@ -1921,5 +1923,55 @@ public class Comm implements Freeable, Cloneable {
     /** mpiJava-style name of {@link #callErrhandler}. */
     public final void Call_errhandler(int errorCode) {
         callErrhandler(errorCode);
+    }
+
+    // ---- neighbour collectives (issue 10, topologies; see NeighborCollectives) ----
+
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                        int recvcount, Datatype recvtype) {
+        NeighborCollectives.allGather(this, "neighborAllGather", false, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype);
+    }
+
+    public final Request iNeighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                            int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allGather(this, "iNeighborAllGather", true, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype);
+    }
+
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                         int[] recvcount, int[] displs, Datatype recvtype) {
+        NeighborCollectives.allGatherv(this, "neighborAllGatherv", false, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, displs, recvtype);
+    }
+
+    public final Request iNeighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                             int[] recvcount, int[] displs, Datatype recvtype) {
+        return NeighborCollectives.allGatherv(this, "iNeighborAllGatherv", true, sendbuf, sendcount, sendtype,
+                recvbuf, recvcount, displs, recvtype);
+    }
+
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                       int recvcount, Datatype recvtype) {
+        NeighborCollectives.allToAll(this, "neighborAllToAll", false, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype);
+    }
+
+    public final Request iNeighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                                           int recvcount, Datatype recvtype) {
+        return NeighborCollectives.allToAll(this, "iNeighborAllToAll", true, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype);
+    }
+
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        NeighborCollectives.allToAllv(this, "neighborAllToAllv", false, sendbuf, sendcount, sdispls, sendtype,
+                recvbuf, recvcount, rdispls, recvtype);
+    }
+
+    public final Request iNeighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
+                recvbuf, recvcount, rdispls, recvtype);
     }
 }

@@ -289,4 +289,56 @@ public class Intracomm extends Comm {
                              Datatype datatype, Op op) {
         scanImpl("Exscan", false, true, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
     }
+
+    // ---- topologies (issue 10; see Topologies and docs/topologies.md) ----
+
+    /**
+     * A communicator with a Cartesian grid of {@code dims} (MPI_Cart_create); ranks beyond the
+     * grid's size get a null communicator ({@link #isNull()}). Collective.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        return Topologies.createCart(this, "createCart", dims, periods, reorder, false);
+    }
+
+    /** A communicator with the graph {@code index}/{@code edges} (MPI_Graph_create). Collective. */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) {
+        return Topologies.createGraph(this, "createGraph", index, edges, reorder, false);
+    }
+
+    /** A distributed graph (MPI_Dist_graph_create) with edge weights; {@code info} may be null. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights,
+                                           Info info, boolean reorder) {
+        return Topologies.createDistGraph(this, "createDistGraph", sources, degrees, destinations, weights, true,
+                reorder);
+    }
+
+    /** A distributed graph (MPI_Dist_graph_create) without weights; {@code info} may be null. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) {
+        return Topologies.createDistGraph(this, "createDistGraph", sources, degrees, destinations, null, false,
+                reorder);
+    }
+
+    /** A distributed graph from each process's own neighbours, with weights (MPI_Dist_graph_create_adjacent). */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) {
+        return Topologies.createDistGraphAdjacent(this, "createDistGraphAdjacent", sources, sourceWeights,
+                destinations, destWeights, true, reorder);
+    }
+
+    /** A distributed graph from each process's own neighbours, without weights. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) {
+        return Topologies.createDistGraphAdjacent(this, "createDistGraphAdjacent", sources, null, destinations, null,
+                false, reorder);
+    }
+
+    /** mpiJava 1.2: a Cartesian communicator; null on processes beyond the grid's size. */
+    public final Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
+        return Topologies.createCart(this, "Create_cart", dims, periods, reorder, true);
+    }
+
+    /** mpiJava 1.2: a graph communicator; null on processes beyond the graph's nodes. */
+    public final Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
+        return Topologies.createGraph(this, "Create_graph", index, edges, reorder, true);
+    }
 }

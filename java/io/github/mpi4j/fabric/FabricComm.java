@@ -187,7 +187,7 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendComm dup() {
-        return call("dup", () -> new FabricComm(backend, members, agreeOnId()));
+        return call("dup", () -> withNeighbours(new FabricComm(backend, members, agreeOnId())));
     }
 
     @Override
@@ -412,5 +412,21 @@ final class FabricComm implements BackendComm, CollChannel {
 
     void waitMatched(Engine.Op op, String what) {
         engine.waitFor(op, what);
+    }
+
+    // ---- topologies (issue 10; see FabricTopology) ----
+
+    /** This rank's neighbours when a topology constructor made this communicator; its duplicates keep them. */
+    volatile io.github.mpi4j.spi.Neighbours neighbours;
+
+    private FabricComm withNeighbours(FabricComm copy) {
+        copy.neighbours = neighbours;
+        return copy;
+    }
+
+    @Override
+    public <T> T capability(Class<T> kind) {
+        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
+        return BackendComm.super.capability(kind);
     }
 }

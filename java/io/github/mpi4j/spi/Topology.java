@@ -5,7 +5,10 @@ package io.github.mpi4j.spi;
  * neighbour lists are pure arithmetic that the {@code mpi} layer does itself; a backend only
  * makes the new communicator (where {@code reorder} may renumber ranks to fit the machine) and
  * runs the neighbour collectives on a communicator it made here. Neighbours of a rank are, in
- * order, those MPI defines for the topology (for Cartesian: -1 then +1 along each dimension).
+ * order, those MPI defines for the topology (for Cartesian: -1 then +1 along each dimension;
+ * {@link Neighbours} computes them). Both backends keep ranks (they ignore {@code reorder}), so
+ * that their results agree; see docs/topologies.md. The counts and displacements arrays of the
+ * neighbour collectives have exactly one entry per source or destination.
  */
 public interface Topology {
 

@@ -69,6 +69,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
     @Override
     public <T> T capability(Class<T> kind) {
         if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
+        // Topologies (issue 10): MpiTopology.
+        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
         return BackendComm.super.capability(kind);
     }
 
@@ -106,7 +108,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
     public BackendComm dup() {
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Comm_dup", this);
         try {
-            return wrap(MpiNative.dup0(handle));
+            return keepGrid(wrap(MpiNative.dup0(handle)));
         } finally {
             m.exit();
         }
@@ -713,5 +715,15 @@ final class MpiComm implements BackendComm, CollectiveOps {
         MpiRequest r = new MpiRequest(h, false, buf, null, a);
         r.receivesOnly = true;
         return r;
+    }
+
+    // ---- topologies (issue 10; see MpiTopology) ----
+
+    /** A Cartesian grid that MPI runs as a distributed graph (see MpiTopology.Grid); duplicates keep it. */
+    volatile MpiTopology.Grid grid;
+
+    private BackendComm keepGrid(BackendComm copy) {
+        if (copy != null) ((MpiComm) copy).grid = grid;
+        return copy;
     }
 }

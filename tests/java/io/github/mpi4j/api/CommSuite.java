@@ -133,8 +133,11 @@ public class CommSuite {
         for (Intracomm c : new Intracomm[] {comm, dup}) {
             Check.isTrue(CapabilityLookup.require(c, PointToPoint.class, "point-to-point") != null,
                     "point-to-point is found");
+            // Topologies (issue 10) are on every backend.
+            Check.isTrue(CapabilityLookup.require(c, Topology.class, "process topologies") != null,
+                    "process topologies are found");
             Object[][] optional = {
-                {Intercommunication.class, "intercommunicators"}, {Topology.class, "process topologies"},
+                {Intercommunication.class, "intercommunicators"},
                 {OneSided.class, "one-sided windows"}, {FileIO.class, "MPI-IO files"},
                 {DeviceMemory.class, "device memory"},
             };
