@@ -506,4 +506,11 @@ public final class MPI {
     static Session session() {
         return SESSION;
     }
+
+    // ---- derived datatypes (issue 10) ----
+    /** Array orders of {@code Datatype.createSubarray}: row-major (C) and column-major (Fortran). */
+    public static final int ORDER_C = 0, ORDER_FORTRAN = 1;
+    /** Distributions of {@code Datatype.createDarray}. */
+    public static final int DISTRIBUTE_BLOCK = 121, DISTRIBUTE_CYCLIC = 122, DISTRIBUTE_NONE = 123,
+            DISTRIBUTE_DFLT_DARG = -49767;
 }
