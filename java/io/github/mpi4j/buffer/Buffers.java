@@ -58,7 +58,7 @@ public final class Buffers {
         if (buf == Mpi.IN_PLACE) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as " + arg);
         }
-        checkDerived(call, arg, count, type);
+        checkDerived(call, arg, buf, count, type);
         if (buf instanceof Buffer) {
             return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
         }
@@ -108,7 +108,7 @@ public final class Buffers {
      * Derived types address memory from the buffer's start on: data before it (a negative true
      * lower bound) or a negative extent is refused, before anything moves.
      */
-    private static void checkDerived(String call, String arg, int count, TypeDesc type) {
+    private static void checkDerived(String call, String arg, Object buf, int count, TypeDesc type) {
         if (count == 0 || !(type.derived instanceof TypeMap)) return;
         TypeMap m = (TypeMap) type.derived;
         if (m.trueLb < 0) {
@@ -118,6 +118,12 @@ public final class Buffers {
         if (type.extent < 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has a negative extent "
                     + type.extent);
+        }
+        int unit = type.arrayKind.bytes;
+        boolean bytes = buf instanceof byte[] || buf instanceof ByteBuffer || buf instanceof NativeMemory;
+        if (unit > 1 && !bytes && m.granularity % unit != 0) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " places data at byte offsets "
+                    + "that are not multiples of " + unit + ", the element size of " + arg + "; use a ByteBuffer");
         }
     }
 

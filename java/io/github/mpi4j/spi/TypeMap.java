@@ -30,6 +30,8 @@ public final class TypeMap {
     public final TypeDesc uniformLeaf;
     /** Items of the leaf types one item holds (the basic elements of MPI_Get_elements). */
     public final long leafItems;
+    /** Largest power of two dividing every block displacement and the extent: the alignment items keep. */
+    public final long granularity;
     /** An explicit lower / upper bound (createResized, MPI.LB, MPI.UB): carried into types built from this one. */
     final boolean lbMarked;
     final boolean ubMarked;
@@ -52,6 +54,9 @@ public final class TypeMap {
             hi = Math.max(hi, disp[i] + count[i] * leaf[i].extent);
             if (leaf[i] != u) u = null;
         }
+        long g = extent;
+        for (long d : disp) g |= d;
+        this.granularity = g == 0 ? 1L << 30 : Long.lowestOneBit(g);
         this.size = s;
         this.leafItems = items;
         this.uniformLeaf = u;

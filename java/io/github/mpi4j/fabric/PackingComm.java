@@ -1,0 +1,655 @@
+package io.github.mpi4j.fabric;
+
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.TypeMapCopy;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.CollectiveOps;
+import io.github.mpi4j.spi.Layout;
+import io.github.mpi4j.spi.Mpi;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
+import java.util.Map;
+import mpi.MPIException;
+
+/**
+ * Derived datatypes on the fabric: a fabric communicator whose calls take them. The fabric moves
+ * contiguous items, so a buffer described by a derived type is packed into contiguous memory at
+ * the sender's edge (one bulk copy per block of the type map, {@link TypeMapCopy}) and unpacked
+ * at the receiver's edge when the data is there; in between the data travels as items of the
+ * type's leaf (its one predefined type, so reductions stay element-wise) or as bytes (types that
+ * mix leaves). A derived type that is contiguous travels as its leaf with no copy at all. Calls
+ * without derived types go straight through.
+ *
+ * <p>Non-blocking and persistent calls unpack inside the request's completing wait or test;
+ * persistent sends pack again at each start, as the user's buffer may have changed.
+ */
+final class PackingComm implements BackendComm, CollectiveOps {
+    final BackendComm inner;
+    private final CollectiveOps coll;
+
+    private PackingComm(BackendComm inner) {
+        this.inner = inner;
+        this.coll = inner.collectives();
+    }
+
+    static BackendComm wrap(BackendComm c) {
+        return c == null || c instanceof PackingComm ? c : new PackingComm(c);
+    }
+
+    // ---- how a derived type travels ---------------------------------------------------------
+
+    private static boolean derived(TypeDesc t) {
+        return t != null && t.layout == Layout.DERIVED && t.derived instanceof TypeMap;
+    }
+
+    /** The predefined type the packed items travel as: the leaf, or bytes when the leaves differ. */
+    private static TypeDesc wire(TypeDesc t) {
+        if (!derived(t)) return t;
+        TypeDesc leaf = ((TypeMap) t.derived).uniformLeaf;
+        return leaf != null ? leaf : Predefined.T_BYTE;
+    }
+
+    /** Items of {@link #wire} that {@code count} items of {@code t} pack into. */
+    private static int wireCount(long count, TypeDesc t) {
+        if (!derived(t)) return (int) count;
+        TypeMap m = (TypeMap) t.derived;
+        long n = m.uniformLeaf != null ? count * m.leafItems : count * m.size;
+        if (n > Integer.MAX_VALUE) {
+            throw MPIException.of(Mpi.ERR_COUNT, count + " items of " + t.name + " pack into " + n + " items of "
+                    + wire(t).name + ", more than " + Integer.MAX_VALUE);
+        }
+        return (int) n;
+    }
+
+    /** Whether {@code t} travels straight from the user's buffer (contiguous, one leaf). */
+    private static boolean zeroCopy(TypeDesc t) {
+        TypeMap m = (TypeMap) t.derived;
+        return m.uniformLeaf != null && m.isContiguous();
+    }
+
+    private static Buf temp(long count, TypeDesc t) {
+        TypeDesc w = wire(t);
+        return BufAccess.allocate(w.arrayKind == io.github.mpi4j.spi.BaseKind.OBJECT ? io.github.mpi4j.spi.BaseKind.BYTE
+                : w.arrayKind, TypeMapCopy.packedBytes(count, t), false);
+    }
+
+    /** {@code b} as the wire sees it: packed (or itself when nothing needs packing). */
+    private static Buf out(Buf b, long count, TypeDesc t) {
+        if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
+        Buf p = temp(count, t);
+        TypeMapCopy.pack(b, t, count, p, 0);
+        return p;
+    }
+
+    /** Where the wire delivers data for {@code b}: a temporary, or {@code b} itself. */
+    private static Buf in(Buf b, long count, TypeDesc t) {
+        if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
+        return temp(count, t);
+    }
+
+    /** Unpacks what arrived in {@code wire} into {@code user} (no-op when they are the same memory). */
+    private static void back(Buf wire, Buf user, long count, TypeDesc t, long bytes) {
+        if (wire == user || wire == null || user == null) return;
+        TypeMapCopy.unpack(wire, 0, user, t, count, bytes);
+    }
+
+    private static void back(Buf wire, Buf user, long count, TypeDesc t) {
+        back(wire, user, count, t, TypeMapCopy.packedBytes(count, t));
+    }
+
+    /** For an IN_PLACE send buffer: the receive buffer's contents packed, to reduce in place. */
+    private static Buf inPlace(Buf recvWire, Buf recvUser, long count, TypeDesc t) {
+        if (recvWire != recvUser && recvWire != null) TypeMapCopy.pack(recvUser, t, count, recvWire, 0);
+        return Buf.IN_PLACE;
+    }
+
+    /** v-variant blocks: counts and displacements in wire items, and packing block by block. */
+    private static int[] scale(int[] a, TypeDesc t) {
+        if (a == null || !derived(t)) return a;
+        int[] r = new int[a.length];
+        for (int i = 0; i < a.length; i++) r[i] = wireCount(a[i], t);
+        return r;
+    }
+
+    private static long vItems(int[] counts, int[] displs) {
+        long end = 0;
+        for (int i = 0; i < counts.length && i < displs.length; i++) {
+            if (counts[i] > 0) end = Math.max(end, (long) displs[i] + counts[i]);
+        }
+        return end;
+    }
+
+    private static Buf vOut(Buf b, int[] counts, int[] displs, TypeDesc t) {
+        if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
+        Buf p = temp(vItems(counts, displs), t);
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                TypeMapCopy.packFrom(b, (long) displs[i] * t.extent, t, counts[i], p, (long) displs[i] * t.size);
+            }
+        }
+        return p;
+    }
+
+    private static Buf vIn(Buf b, int[] counts, int[] displs, TypeDesc t) {
+        if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
+        return temp(vItems(counts, displs), t);
+    }
+
+    private static void vBack(Buf wire, Buf user, int[] counts, int[] displs, TypeDesc t) {
+        if (wire == user || wire == null || user == null) return;
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                TypeMapCopy.unpackTo(wire, (long) displs[i] * t.size, user, (long) displs[i] * t.extent, t,
+                        counts[i], (long) counts[i] * t.size);
+            }
+        }
+    }
+
+    /** A request that unpacks when it completes (and packs again at each start when persistent). */
+    private static final class Unpacking implements BackendRequest {
+        private final BackendRequest inner;
+        private final Runnable onStart;
+        private final java.util.function.LongConsumer onDone;
+        private boolean done;
+
+        Unpacking(BackendRequest inner, Runnable onStart, java.util.function.LongConsumer onDone) {
+            this.inner = inner;
+            this.onStart = onStart;
+            this.onDone = onDone;
+        }
+
+        private void finish(StatusData s) {
+            if (!done) {
+                done = true;
+                if (onDone != null && !s.cancelled) onDone.accept(s.bytes);
+            }
+        }
+
+        @Override
+        public void waitFor(StatusData status) {
+            StatusData s = status != null ? status : new StatusData();
+            inner.waitFor(s);
+            finish(s);
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            StatusData s = status != null ? status : new StatusData();
+            if (!inner.test(s)) return false;
+            finish(s);
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+            inner.cancel();
+        }
+
+        @Override
+        public void free() {
+            inner.free();
+        }
+
+        @Override
+        public boolean isPersistent() {
+            return inner.isPersistent();
+        }
+
+        @Override
+        public void start() {
+            if (onStart != null) onStart.run();
+            done = false;
+            inner.start();
+        }
+    }
+
+    private static BackendRequest after(BackendRequest r, Runnable unpack) {
+        return unpack == null ? r : new Unpacking(r, null, bytes -> unpack.run());
+    }
+
+    // ---- management: delegated; communicators made from this one take derived types too ------
+
+    @Override
+    public int rank() {
+        return inner.rank();
+    }
+
+    @Override
+    public int size() {
+        return inner.size();
+    }
+
+    @Override
+    public int[] worldRanks() {
+        return inner.worldRanks();
+    }
+
+    @Override
+    public int tagUpperBound() {
+        return inner.tagUpperBound();
+    }
+
+    @Override
+    public BackendComm dup() {
+        return wrap(inner.dup());
+    }
+
+    @Override
+    public BackendComm split(int color, int key) {
+        return wrap(inner.split(color, key));
+    }
+
+    @Override
+    public BackendComm splitShared(boolean sharedType, int key) {
+        return wrap(inner.splitShared(sharedType, key));
+    }
+
+    @Override
+    public BackendComm create(int[] ranks) {
+        return wrap(inner.create(ranks));
+    }
+
+    @Override
+    public void free() {
+        inner.free();
+    }
+
+    @Override
+    public void hints(Map<String, String> hints) {
+        inner.hints(hints);
+    }
+
+    @Override
+    public void beginCollective(String call, boolean nonBlocking) {
+        inner.beginCollective(call, nonBlocking);
+    }
+
+    @Override
+    public void endCollective(Throwable failure) {
+        inner.endCollective(failure);
+    }
+
+    @Override
+    public CollectiveOps collectives() {
+        return this;
+    }
+
+    @Override
+    public <T> T capability(Class<T> kind) {
+        return inner.capability(kind);
+    }
+
+    @Override
+    public String toString() {
+        return inner.toString();
+    }
+
+    // ---- point-to-point -----------------------------------------------------------------------
+
+    @Override
+    public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        inner.send(out(buf, count, type), wireCount(count, type), wire(type), dest, tag, mode);
+    }
+
+    @Override
+    public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
+        Buf w = in(buf, count, type);
+        inner.recv(w, wireCount(count, type), wire(type), source, tag, status);
+        back(w, buf, count, type, status.bytes);
+    }
+
+    @Override
+    public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        return inner.isend(out(buf, count, type), wireCount(count, type), wire(type), dest, tag, mode);
+    }
+
+    @Override
+    public BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag) {
+        Buf w = in(buf, count, type);
+        BackendRequest r = inner.irecv(w, wireCount(count, type), wire(type), source, tag);
+        return w == buf ? r : new Unpacking(r, null, bytes -> back(w, buf, count, type, bytes));
+    }
+
+    @Override
+    public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
+                         int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
+        Buf w = in(recvBuf, recvCount, recvType);
+        inner.sendRecv(out(sendBuf, sendCount, sendType), wireCount(sendCount, sendType), wire(sendType), dest,
+                sendTag, w, wireCount(recvCount, recvType), wire(recvType), source, recvTag, status);
+        back(w, recvBuf, recvCount, recvType, status.bytes);
+    }
+
+    @Override
+    public void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag, int source, int recvTag,
+                                StatusData status) {
+        Buf w = out(buf, count, type);
+        inner.sendRecvReplace(w, wireCount(count, type), wire(type), dest, sendTag, source, recvTag, status);
+        back(w, buf, count, type, status.bytes);
+    }
+
+    @Override
+    public void probe(int source, int tag, StatusData status) {
+        inner.probe(source, tag, status);
+    }
+
+    @Override
+    public boolean iprobe(int source, int tag, StatusData status) {
+        return inner.iprobe(source, tag, status);
+    }
+
+    @Override
+    public BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        if (!derived(type) || zeroCopy(type) || buf == null) {
+            return inner.sendInit(buf, count, wire(type), dest, tag, mode);
+        }
+        Buf w = temp(count, type);
+        BackendRequest r = inner.sendInit(w, wireCount(count, type), wire(type), dest, tag, mode);
+        return new Unpacking(r, () -> TypeMapCopy.pack(buf, type, count, w, 0), null);
+    }
+
+    @Override
+    public BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag) {
+        Buf w = in(buf, count, type);
+        BackendRequest r = inner.recvInit(w, wireCount(count, type), wire(type), source, tag);
+        return w == buf ? r : new Unpacking(r, null, bytes -> back(w, buf, count, type, bytes));
+    }
+
+    // ---- collectives --------------------------------------------------------------------------
+
+    @Override
+    public void barrier() {
+        coll.barrier();
+    }
+
+    @Override
+    public BackendRequest iBarrier() {
+        return coll.iBarrier();
+    }
+
+    @Override
+    public void bcast(Buf buf, int count, TypeDesc type, int root) {
+        Buf w = rank() == root ? out(buf, count, type) : in(buf, count, type);
+        coll.bcast(w, wireCount(count, type), wire(type), root);
+        if (rank() != root) back(w, buf, count, type);
+    }
+
+    @Override
+    public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
+        Buf w = rank() == root ? out(buf, count, type) : in(buf, count, type);
+        BackendRequest r = coll.iBcast(w, wireCount(count, type), wire(type), root);
+        return rank() == root || w == buf ? r : after(r, () -> back(w, buf, count, type));
+    }
+
+    @Override
+    public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        coll.reduce(sw, rw, wireCount(count, type), wire(type), op, root);
+        if (rank() == root) back(rw, r, count, type);
+    }
+
+    @Override
+    public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        BackendRequest q = coll.iReduce(sw, rw, wireCount(count, type), wire(type), op, root);
+        return rank() != root || rw == r ? q : after(q, () -> back(rw, r, count, type));
+    }
+
+    @Override
+    public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        coll.allReduce(sw, rw, wireCount(count, type), wire(type), op);
+        back(rw, r, count, type);
+    }
+
+    @Override
+    public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        BackendRequest q = coll.iAllReduce(sw, rw, wireCount(count, type), wire(type), op);
+        return rw == r ? q : after(q, () -> back(rw, r, count, type));
+    }
+
+    @Override
+    public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        coll.scan(sw, rw, wireCount(count, type), wire(type), op);
+        back(rw, r, count, type);
+    }
+
+    @Override
+    public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        BackendRequest q = coll.iScan(sw, rw, wireCount(count, type), wire(type), op);
+        return rw == r ? q : after(q, () -> back(rw, r, count, type));
+    }
+
+    @Override
+    public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        coll.exScan(sw, rw, wireCount(count, type), wire(type), op);
+        if (rank() > 0) back(rw, r, count, type); // rank 0's receive buffer is undefined: left as it was
+    }
+
+    @Override
+    public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
+        Buf rw = in(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
+        BackendRequest q = coll.iExScan(sw, rw, wireCount(count, type), wire(type), op);
+        return rw == r || rank() == 0 ? q : after(q, () -> back(rw, r, count, type));
+    }
+
+    @Override
+    public void reduceScatter(Buf s, Buf r, int[] recvCounts, TypeDesc type, OpDesc op) {
+        long total = 0;
+        for (int c : recvCounts) total += c;
+        int mine = recvCounts[rank()];
+        Buf rw = in(r, mine, type);
+        // In place, the whole input is in the receive buffer: reduce from a packed copy of it.
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
+        coll.reduceScatter(sw, rw, scale(recvCounts, type), wire(type), op);
+        back(rw, r, mine, type);
+    }
+
+    @Override
+    public BackendRequest iReduceScatter(Buf s, Buf r, int[] recvCounts, TypeDesc type, OpDesc op) {
+        long total = 0;
+        for (int c : recvCounts) total += c;
+        int mine = recvCounts[rank()];
+        Buf rw = in(r, mine, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
+        BackendRequest q = coll.iReduceScatter(sw, rw, scale(recvCounts, type), wire(type), op);
+        return rw == r ? q : after(q, () -> back(rw, r, mine, type));
+    }
+
+    @Override
+    public void reduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
+        long total = (long) recvCount * size();
+        Buf rw = in(r, recvCount, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
+        coll.reduceScatterBlock(sw, rw, wireCount(recvCount, type), wire(type), op);
+        back(rw, r, recvCount, type);
+    }
+
+    @Override
+    public BackendRequest iReduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
+        long total = (long) recvCount * size();
+        Buf rw = in(r, recvCount, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
+        BackendRequest q = coll.iReduceScatterBlock(sw, rw, wireCount(recvCount, type), wire(type), op);
+        return rw == r ? q : after(q, () -> back(rw, r, recvCount, type));
+    }
+
+    // Gathers and scatters: the significant side's buffer holds size() blocks, one per rank, so
+    // it packs and unpacks size() * count items in a row.
+
+    /** IN_PLACE as the send buffer of a gather-like call: the block is in the receive buffer already. */
+    private static Buf sendSide(Buf s, int sc, TypeDesc st) {
+        return s == Buf.IN_PLACE ? s : out(s, sc, st);
+    }
+
+    @Override
+    public void gather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        long all = (long) rc * size();
+        Buf rw = isRoot ? (s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt)) : r;
+        coll.gather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, isRoot ? wireCount(rc, rt) : rc,
+                isRoot ? wire(rt) : rt, root);
+        if (isRoot) back(rw, r, all, rt);
+    }
+
+    @Override
+    public BackendRequest iGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        long all = (long) rc * size();
+        Buf rw = isRoot ? (s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt)) : r;
+        BackendRequest q = coll.iGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
+                isRoot ? wireCount(rc, rt) : rc, isRoot ? wire(rt) : rt, root);
+        return !isRoot || rw == r ? q : after(q, () -> back(rw, r, all, rt));
+    }
+
+    @Override
+    public void scatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        Buf sw = isRoot ? out(s, (long) sc * size(), st) : s;
+        Buf rw = in(r, rc, rt);
+        coll.scatter(sw, isRoot ? wireCount(sc, st) : sc, isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt),
+                root);
+        if (r != Buf.IN_PLACE) back(rw, r, rc, rt);
+    }
+
+    @Override
+    public BackendRequest iScatter(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        Buf sw = isRoot ? out(s, (long) sc * size(), st) : s;
+        Buf rw = in(r, rc, rt);
+        BackendRequest q = coll.iScatter(sw, isRoot ? wireCount(sc, st) : sc, isRoot ? wire(st) : st, rw,
+                wireCount(rc, rt), wire(rt), root);
+        return rw == r ? q : after(q, () -> back(rw, r, rc, rt));
+    }
+
+    @Override
+    public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        long all = (long) rc * size();
+        Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
+        coll.allGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        back(rw, r, all, rt);
+    }
+
+    @Override
+    public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        long all = (long) rc * size();
+        Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
+        BackendRequest q = coll.iAllGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, wireCount(rc, rt),
+                wire(rt));
+        return rw == r ? q : after(q, () -> back(rw, r, all, rt));
+    }
+
+    @Override
+    public void allToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        long all = (long) rc * size();
+        Buf sw = s == Buf.IN_PLACE ? s : out(s, (long) sc * size(), st);
+        Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
+        coll.allToAll(sw, wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        back(rw, r, all, rt);
+    }
+
+    @Override
+    public BackendRequest iAllToAll(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
+        long all = (long) rc * size();
+        Buf sw = s == Buf.IN_PLACE ? s : out(s, (long) sc * size(), st);
+        Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
+        BackendRequest q = coll.iAllToAll(sw, wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        return rw == r ? q : after(q, () -> back(rw, r, all, rt));
+    }
+
+    @Override
+    public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
+        coll.gatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, isRoot ? scale(rcounts, rt) : rcounts,
+                isRoot ? scale(displs, rt) : displs, isRoot ? wire(rt) : rt, root);
+        if (isRoot) vBack(rw, r, rcounts, displs, rt);
+    }
+
+    @Override
+    public BackendRequest iGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt,
+                                   int root) {
+        boolean isRoot = rank() == root;
+        Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
+        BackendRequest q = coll.iGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
+                isRoot ? scale(rcounts, rt) : rcounts, isRoot ? scale(displs, rt) : displs, isRoot ? wire(rt) : rt,
+                root);
+        return !isRoot || rw == r ? q : after(q, () -> vBack(rw, r, rcounts, displs, rt));
+    }
+
+    @Override
+    public void scatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt, int root) {
+        boolean isRoot = rank() == root;
+        Buf sw = isRoot ? vOut(s, scounts, displs, st) : s;
+        Buf rw = in(r, rc, rt);
+        coll.scatterv(sw, isRoot ? scale(scounts, st) : scounts, isRoot ? scale(displs, st) : displs,
+                isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt), root);
+        if (r != Buf.IN_PLACE) back(rw, r, rc, rt);
+    }
+
+    @Override
+    public BackendRequest iScatterv(Buf s, int[] scounts, int[] displs, TypeDesc st, Buf r, int rc, TypeDesc rt,
+                                    int root) {
+        boolean isRoot = rank() == root;
+        Buf sw = isRoot ? vOut(s, scounts, displs, st) : s;
+        Buf rw = in(r, rc, rt);
+        BackendRequest q = coll.iScatterv(sw, isRoot ? scale(scounts, st) : scounts,
+                isRoot ? scale(displs, st) : displs, isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt), root);
+        return rw == r ? q : after(q, () -> back(rw, r, rc, rt));
+    }
+
+    @Override
+    public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        Buf rw = s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt);
+        coll.allGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, scale(rcounts, rt),
+                scale(displs, rt), wire(rt));
+        vBack(rw, r, rcounts, displs, rt);
+    }
+
+    @Override
+    public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
+        Buf rw = s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt);
+        BackendRequest q = coll.iAllGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
+                scale(rcounts, rt), scale(displs, rt), wire(rt));
+        return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, displs, rt));
+    }
+
+    @Override
+    public void allToAllv(Buf s, int[] scounts, int[] sdispls, TypeDesc st, Buf r, int[] rcounts, int[] rdispls,
+                          TypeDesc rt) {
+        boolean ip = s == Buf.IN_PLACE;
+        Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
+        Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
+        coll.allToAllv(sw, ip ? scounts : scale(scounts, st), ip ? sdispls : scale(sdispls, st), ip ? st : wire(st),
+                rw, scale(rcounts, rt), scale(rdispls, rt), wire(rt));
+        vBack(rw, r, rcounts, rdispls, rt);
+    }
+
+    @Override
+    public BackendRequest iAllToAllv(Buf s, int[] scounts, int[] sdispls, TypeDesc st, Buf r, int[] rcounts,
+                                     int[] rdispls, TypeDesc rt) {
+        boolean ip = s == Buf.IN_PLACE;
+        Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
+        Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
+        BackendRequest q = coll.iAllToAllv(sw, ip ? scounts : scale(scounts, st), ip ? sdispls : scale(sdispls, st),
+                ip ? st : wire(st), rw, scale(rcounts, rt), scale(rdispls, rt), wire(rt));
+        return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, rdispls, rt));
+    }
+}
