@@ -59,8 +59,8 @@ public final class FabricBackend implements Backend {
         for (int i = 0; i < all.length; i++) all[i] = i;
         this.world = new FabricComm(this, all, 0);
         this.self = new FabricComm(this, new int[] {job.rank}, 1);
-        this.packingWorld = PackingComm.wrap(world);
-        this.packingSelf = PackingComm.wrap(self);
+        this.packingWorld = io.github.mpi4j.buffer.PackingComm.wrap(world, true);
+        this.packingSelf = io.github.mpi4j.buffer.PackingComm.wrap(self, true);
     }
 
     /**

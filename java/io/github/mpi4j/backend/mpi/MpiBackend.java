@@ -1,5 +1,6 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.buffer.PackingComm;
 import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BackendComm;
@@ -46,6 +47,8 @@ public final class MpiBackend implements Backend {
         }
         this.world = new MpiComm(this, comms[0], false);
         this.self = new MpiComm(this, comms[1], false);
+        this.packingWorld = PackingComm.wrap(world, false);
+        this.packingSelf = PackingComm.wrap(self, false);
         MpiWatchdog.start(timeoutSeconds, world.rank(), comms[0]);
     }
 
@@ -153,12 +156,12 @@ public final class MpiBackend implements Backend {
 
     @Override
     public BackendComm world() {
-        return world;
+        return packingWorld;
     }
 
     @Override
     public BackendComm self() {
-        return self;
+        return packingSelf;
     }
 
     @Override
@@ -201,7 +204,7 @@ public final class MpiBackend implements Backend {
     public void abort(BackendComm comm, int code) {
         System.out.flush();
         System.err.flush();
-        MpiNative.abort0(((MpiComm) comm).handle, code);
+        MpiNative.abort0(((MpiComm) PackingComm.unwrap(comm)).handle, code);
     }
 
     @Override
@@ -357,6 +360,22 @@ public final class MpiBackend implements Backend {
     }
 
     // ---- derived datatypes (issue 10) ----
+
+    /**
+     * The communicators the API gets: {@link #world} and {@link #self} with Java arrays of derived
+     * types packed and reductions on derived types given their leaf type ({@link PackingComm});
+     * direct memory goes to MPI with the type's own MPI datatype.
+     */
+    private final BackendComm packingWorld, packingSelf;
+
+    /** MPI_COMM_WORLD's own communicator (not the packing layer the API sees). */
+    MpiComm worldComm() {
+        return world;
+    }
+
+    MpiComm selfComm() {
+        return self;
+    }
 
     /**
      * The MPI datatype of a derived type: made from its type map at commit or first use, recorded

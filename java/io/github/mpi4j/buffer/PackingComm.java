@@ -1,7 +1,5 @@
-package io.github.mpi4j.fabric;
+package io.github.mpi4j.buffer;
 
-import io.github.mpi4j.buffer.BufAccess;
-import io.github.mpi4j.buffer.TypeMapCopy;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
@@ -18,8 +16,9 @@ import java.util.Map;
 import mpi.MPIException;
 
 /**
- * Derived datatypes on the fabric: a fabric communicator whose calls take them. The fabric moves
- * contiguous items, so a buffer described by a derived type is packed into contiguous memory at
+ * Derived datatypes for a backend communicator that moves contiguous items (the fabric), or that
+ * copies Java arrays anyway and cannot reduce derived types (MPI): a buffer described by a
+ * derived type is packed into contiguous memory at
  * the sender's edge (one bulk copy per block of the type map, {@link TypeMapCopy}) and unpacked
  * at the receiver's edge when the data is there; in between the data travels as items of the
  * type's leaf (its one predefined type, so reductions stay element-wise) or as bytes (types that
@@ -29,17 +28,34 @@ import mpi.MPIException;
  * <p>Non-blocking and persistent calls unpack inside the request's completing wait or test;
  * persistent sends pack again at each start, as the user's buffer may have changed.
  */
-final class PackingComm implements BackendComm, CollectiveOps {
+public final class PackingComm implements BackendComm, CollectiveOps {
     final BackendComm inner;
     private final CollectiveOps coll;
+    /** Pack every buffer (the fabric), or only Java arrays (MPI: direct memory goes to MPI with the type's own handle). */
+    private final boolean packAll;
 
-    private PackingComm(BackendComm inner) {
+    private PackingComm(BackendComm inner, boolean packAll) {
         this.inner = inner;
         this.coll = inner.collectives();
+        this.packAll = packAll;
     }
 
-    static BackendComm wrap(BackendComm c) {
-        return c == null || c instanceof PackingComm ? c : new PackingComm(c);
+    /**
+     * {@code c} taking derived types: {@code packAll} packs every buffer (a backend that moves
+     * contiguous items only); otherwise only Java arrays are packed, which the backend would copy
+     * anyway, and reductions (which MPI does not apply to derived types).
+     */
+    public static BackendComm wrap(BackendComm c, boolean packAll) {
+        return c == null || c instanceof PackingComm ? c : new PackingComm(c, packAll);
+    }
+
+    /** The backend's own communicator under {@code c}. */
+    public static BackendComm unwrap(BackendComm c) {
+        return c instanceof PackingComm ? ((PackingComm) c).inner : c;
+    }
+
+    private BackendComm wrap(BackendComm c) {
+        return wrap(c, packAll);
     }
 
     // ---- how a derived type travels ---------------------------------------------------------
@@ -48,21 +64,62 @@ final class PackingComm implements BackendComm, CollectiveOps {
         return t != null && t.layout == Layout.DERIVED && t.derived instanceof TypeMap;
     }
 
+    /**
+     * Whether {@code b}'s items of {@code t} travel as leaf items (packed, or in place for a
+     * contiguous type) rather than as {@code t} itself. Decided per buffer: MPI matches the leaf
+     * items of one side with the derived type of the other, as their type signatures agree.
+     */
+    private boolean converts(Buf b, TypeDesc t) {
+        return derived(t) && (packAll || zeroCopy(t) || b == null || b == Buf.IN_PLACE || b.isArray());
+    }
+
+    private TypeDesc wire(Buf b, TypeDesc t) {
+        return converts(b, t) ? wireR(t) : t;
+    }
+
+    private int wireCount(Buf b, long count, TypeDesc t) {
+        return converts(b, t) ? countR(count, t) : (int) count;
+    }
+
+    private int[] scale(Buf b, int[] a, TypeDesc t) {
+        return converts(b, t) ? scaleR(a, t) : a;
+    }
+
+    private Buf out(Buf b, long count, TypeDesc t) {
+        return converts(b, t) ? outR(b, count, t) : b;
+    }
+
+    private Buf in(Buf b, long count, TypeDesc t) {
+        return converts(b, t) ? inR(b, count, t) : b;
+    }
+
+    private Buf vOut(Buf b, int[] counts, int[] displs, TypeDesc t) {
+        return converts(b, t) ? vOutR(b, counts, displs, t) : b;
+    }
+
+    private Buf vIn(Buf b, int[] counts, int[] displs, TypeDesc t) {
+        return converts(b, t) ? vInR(b, counts, displs, t) : b;
+    }
+
+    // Reductions convert every derived type, on every rank alike (the decision depends on the
+    // type only): MPI applies its operations to predefined types, and user functions then see
+    // the same leaf items on every backend.
+
     /** The predefined type the packed items travel as: the leaf, or bytes when the leaves differ. */
-    private static TypeDesc wire(TypeDesc t) {
+    private static TypeDesc wireR(TypeDesc t) {
         if (!derived(t)) return t;
         TypeDesc leaf = ((TypeMap) t.derived).uniformLeaf;
         return leaf != null ? leaf : Predefined.T_BYTE;
     }
 
     /** Items of {@link #wire} that {@code count} items of {@code t} pack into. */
-    private static int wireCount(long count, TypeDesc t) {
+    private static int countR(long count, TypeDesc t) {
         if (!derived(t)) return (int) count;
         TypeMap m = (TypeMap) t.derived;
         long n = m.uniformLeaf != null ? count * m.leafItems : count * m.size;
         if (n > Integer.MAX_VALUE) {
             throw MPIException.of(Mpi.ERR_COUNT, count + " items of " + t.name + " pack into " + n + " items of "
-                    + wire(t).name + ", more than " + Integer.MAX_VALUE);
+                    + wireR(t).name + ", more than " + Integer.MAX_VALUE);
         }
         return (int) n;
     }
@@ -74,13 +131,13 @@ final class PackingComm implements BackendComm, CollectiveOps {
     }
 
     private static Buf temp(long count, TypeDesc t) {
-        TypeDesc w = wire(t);
+        TypeDesc w = wireR(t);
         return BufAccess.allocate(w.arrayKind == io.github.mpi4j.spi.BaseKind.OBJECT ? io.github.mpi4j.spi.BaseKind.BYTE
                 : w.arrayKind, TypeMapCopy.packedBytes(count, t), false);
     }
 
     /** {@code b} as the wire sees it: packed (or itself when nothing needs packing). */
-    private static Buf out(Buf b, long count, TypeDesc t) {
+    private static Buf outR(Buf b, long count, TypeDesc t) {
         if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
         Buf p = temp(count, t);
         TypeMapCopy.pack(b, t, count, p, 0);
@@ -88,7 +145,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
     }
 
     /** Where the wire delivers data for {@code b}: a temporary, or {@code b} itself. */
-    private static Buf in(Buf b, long count, TypeDesc t) {
+    private static Buf inR(Buf b, long count, TypeDesc t) {
         if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
         return temp(count, t);
     }
@@ -110,10 +167,10 @@ final class PackingComm implements BackendComm, CollectiveOps {
     }
 
     /** v-variant blocks: counts and displacements in wire items, and packing block by block. */
-    private static int[] scale(int[] a, TypeDesc t) {
+    private static int[] scaleR(int[] a, TypeDesc t) {
         if (a == null || !derived(t)) return a;
         int[] r = new int[a.length];
-        for (int i = 0; i < a.length; i++) r[i] = wireCount(a[i], t);
+        for (int i = 0; i < a.length; i++) r[i] = countR(a[i], t);
         return r;
     }
 
@@ -125,7 +182,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
         return end;
     }
 
-    private static Buf vOut(Buf b, int[] counts, int[] displs, TypeDesc t) {
+    private static Buf vOutR(Buf b, int[] counts, int[] displs, TypeDesc t) {
         if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
         Buf p = temp(vItems(counts, displs), t);
         for (int i = 0; i < counts.length; i++) {
@@ -136,7 +193,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
         return p;
     }
 
-    private static Buf vIn(Buf b, int[] counts, int[] displs, TypeDesc t) {
+    private static Buf vInR(Buf b, int[] counts, int[] displs, TypeDesc t) {
         if (b == null || b == Buf.IN_PLACE || !derived(t) || zeroCopy(t)) return b;
         return temp(vItems(counts, displs), t);
     }
@@ -294,25 +351,25 @@ final class PackingComm implements BackendComm, CollectiveOps {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        inner.send(out(buf, count, type), wireCount(count, type), wire(type), dest, tag, mode);
+        inner.send(out(buf, count, type), wireCount(buf, count, type), wire(buf, type), dest, tag, mode);
     }
 
     @Override
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
         Buf w = in(buf, count, type);
-        inner.recv(w, wireCount(count, type), wire(type), source, tag, status);
+        inner.recv(w, wireCount(buf, count, type), wire(buf, type), source, tag, status);
         back(w, buf, count, type, status.bytes);
     }
 
     @Override
     public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        return inner.isend(out(buf, count, type), wireCount(count, type), wire(type), dest, tag, mode);
+        return inner.isend(out(buf, count, type), wireCount(buf, count, type), wire(buf, type), dest, tag, mode);
     }
 
     @Override
     public BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag) {
         Buf w = in(buf, count, type);
-        BackendRequest r = inner.irecv(w, wireCount(count, type), wire(type), source, tag);
+        BackendRequest r = inner.irecv(w, wireCount(buf, count, type), wire(buf, type), source, tag);
         return w == buf ? r : new Unpacking(r, null, bytes -> back(w, buf, count, type, bytes));
     }
 
@@ -320,8 +377,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
     public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
                          int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
         Buf w = in(recvBuf, recvCount, recvType);
-        inner.sendRecv(out(sendBuf, sendCount, sendType), wireCount(sendCount, sendType), wire(sendType), dest,
-                sendTag, w, wireCount(recvCount, recvType), wire(recvType), source, recvTag, status);
+        inner.sendRecv(out(sendBuf, sendCount, sendType), wireCount(sendBuf, sendCount, sendType), wire(sendBuf, sendType), dest,
+                sendTag, w, wireCount(recvBuf, recvCount, recvType), wire(recvBuf, recvType), source, recvTag, status);
         back(w, recvBuf, recvCount, recvType, status.bytes);
     }
 
@@ -329,7 +386,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
     public void sendRecvReplace(Buf buf, int count, TypeDesc type, int dest, int sendTag, int source, int recvTag,
                                 StatusData status) {
         Buf w = out(buf, count, type);
-        inner.sendRecvReplace(w, wireCount(count, type), wire(type), dest, sendTag, source, recvTag, status);
+        inner.sendRecvReplace(w, wireCount(buf, count, type), wire(buf, type), dest, sendTag, source, recvTag, status);
         back(w, buf, count, type, status.bytes);
     }
 
@@ -345,18 +402,18 @@ final class PackingComm implements BackendComm, CollectiveOps {
 
     @Override
     public BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        if (!derived(type) || zeroCopy(type) || buf == null) {
-            return inner.sendInit(buf, count, wire(type), dest, tag, mode);
+        if (!converts(buf, type) || zeroCopy(type) || buf == null) {
+            return inner.sendInit(buf, wireCount(buf, count, type), wire(buf, type), dest, tag, mode);
         }
         Buf w = temp(count, type);
-        BackendRequest r = inner.sendInit(w, wireCount(count, type), wire(type), dest, tag, mode);
+        BackendRequest r = inner.sendInit(w, wireCount(buf, count, type), wire(buf, type), dest, tag, mode);
         return new Unpacking(r, () -> TypeMapCopy.pack(buf, type, count, w, 0), null);
     }
 
     @Override
     public BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag) {
         Buf w = in(buf, count, type);
-        BackendRequest r = inner.recvInit(w, wireCount(count, type), wire(type), source, tag);
+        BackendRequest r = inner.recvInit(w, wireCount(buf, count, type), wire(buf, type), source, tag);
         return w == buf ? r : new Unpacking(r, null, bytes -> back(w, buf, count, type, bytes));
     }
 
@@ -375,78 +432,78 @@ final class PackingComm implements BackendComm, CollectiveOps {
     @Override
     public void bcast(Buf buf, int count, TypeDesc type, int root) {
         Buf w = rank() == root ? out(buf, count, type) : in(buf, count, type);
-        coll.bcast(w, wireCount(count, type), wire(type), root);
+        coll.bcast(w, wireCount(buf, count, type), wire(buf, type), root);
         if (rank() != root) back(w, buf, count, type);
     }
 
     @Override
     public BackendRequest iBcast(Buf buf, int count, TypeDesc type, int root) {
         Buf w = rank() == root ? out(buf, count, type) : in(buf, count, type);
-        BackendRequest r = coll.iBcast(w, wireCount(count, type), wire(type), root);
+        BackendRequest r = coll.iBcast(w, wireCount(buf, count, type), wire(buf, type), root);
         return rank() == root || w == buf ? r : after(r, () -> back(w, buf, count, type));
     }
 
     @Override
     public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        coll.reduce(sw, rw, wireCount(count, type), wire(type), op, root);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        coll.reduce(sw, rw, countR(count, type), wireR(type), op, root);
         if (rank() == root) back(rw, r, count, type);
     }
 
     @Override
     public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        BackendRequest q = coll.iReduce(sw, rw, wireCount(count, type), wire(type), op, root);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        BackendRequest q = coll.iReduce(sw, rw, countR(count, type), wireR(type), op, root);
         return rank() != root || rw == r ? q : after(q, () -> back(rw, r, count, type));
     }
 
     @Override
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        coll.allReduce(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        coll.allReduce(sw, rw, countR(count, type), wireR(type), op);
         back(rw, r, count, type);
     }
 
     @Override
     public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        BackendRequest q = coll.iAllReduce(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        BackendRequest q = coll.iAllReduce(sw, rw, countR(count, type), wireR(type), op);
         return rw == r ? q : after(q, () -> back(rw, r, count, type));
     }
 
     @Override
     public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        coll.scan(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        coll.scan(sw, rw, countR(count, type), wireR(type), op);
         back(rw, r, count, type);
     }
 
     @Override
     public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        BackendRequest q = coll.iScan(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        BackendRequest q = coll.iScan(sw, rw, countR(count, type), wireR(type), op);
         return rw == r ? q : after(q, () -> back(rw, r, count, type));
     }
 
     @Override
     public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        coll.exScan(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        coll.exScan(sw, rw, countR(count, type), wireR(type), op);
         if (rank() > 0) back(rw, r, count, type); // rank 0's receive buffer is undefined: left as it was
     }
 
     @Override
     public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = in(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : out(s, count, type);
-        BackendRequest q = coll.iExScan(sw, rw, wireCount(count, type), wire(type), op);
+        Buf rw = inR(r, count, type);
+        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
+        BackendRequest q = coll.iExScan(sw, rw, countR(count, type), wireR(type), op);
         return rw == r || rank() == 0 ? q : after(q, () -> back(rw, r, count, type));
     }
 
@@ -455,10 +512,10 @@ final class PackingComm implements BackendComm, CollectiveOps {
         long total = 0;
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
-        Buf rw = in(r, mine, type);
+        Buf rw = inR(r, mine, type);
         // In place, the whole input is in the receive buffer: reduce from a packed copy of it.
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
-        coll.reduceScatter(sw, rw, scale(recvCounts, type), wire(type), op);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
+        coll.reduceScatter(sw, rw, scaleR(recvCounts, type), wireR(type), op);
         back(rw, r, mine, type);
     }
 
@@ -467,27 +524,27 @@ final class PackingComm implements BackendComm, CollectiveOps {
         long total = 0;
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
-        Buf rw = in(r, mine, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
-        BackendRequest q = coll.iReduceScatter(sw, rw, scale(recvCounts, type), wire(type), op);
+        Buf rw = inR(r, mine, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
+        BackendRequest q = coll.iReduceScatter(sw, rw, scaleR(recvCounts, type), wireR(type), op);
         return rw == r ? q : after(q, () -> back(rw, r, mine, type));
     }
 
     @Override
     public void reduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
-        Buf rw = in(r, recvCount, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
-        coll.reduceScatterBlock(sw, rw, wireCount(recvCount, type), wire(type), op);
+        Buf rw = inR(r, recvCount, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
+        coll.reduceScatterBlock(sw, rw, countR(recvCount, type), wireR(type), op);
         back(rw, r, recvCount, type);
     }
 
     @Override
     public BackendRequest iReduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
-        Buf rw = in(r, recvCount, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? out(r, total, type) : out(s, total, type);
-        BackendRequest q = coll.iReduceScatterBlock(sw, rw, wireCount(recvCount, type), wire(type), op);
+        Buf rw = inR(r, recvCount, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
+        BackendRequest q = coll.iReduceScatterBlock(sw, rw, countR(recvCount, type), wireR(type), op);
         return rw == r ? q : after(q, () -> back(rw, r, recvCount, type));
     }
 
@@ -496,7 +553,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
 
     /** IN_PLACE as the send buffer of a gather-like call: the block is in the receive buffer already. */
     private static Buf sendSide(Buf s, int sc, TypeDesc st) {
-        return s == Buf.IN_PLACE ? s : out(s, sc, st);
+        return s == Buf.IN_PLACE ? s : outR(s, sc, st);
     }
 
     @Override
@@ -504,8 +561,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         long all = (long) rc * size();
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt)) : r;
-        coll.gather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, isRoot ? wireCount(rc, rt) : rc,
-                isRoot ? wire(rt) : rt, root);
+        coll.gather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, isRoot ? wireCount(r, rc, rt) : rc,
+                isRoot ? wire(r, rt) : rt, root);
         if (isRoot) back(rw, r, all, rt);
     }
 
@@ -514,8 +571,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         long all = (long) rc * size();
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt)) : r;
-        BackendRequest q = coll.iGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
-                isRoot ? wireCount(rc, rt) : rc, isRoot ? wire(rt) : rt, root);
+        BackendRequest q = coll.iGather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
+                isRoot ? wireCount(r, rc, rt) : rc, isRoot ? wire(r, rt) : rt, root);
         return !isRoot || rw == r ? q : after(q, () -> back(rw, r, all, rt));
     }
 
@@ -524,7 +581,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf sw = isRoot ? out(s, (long) sc * size(), st) : s;
         Buf rw = in(r, rc, rt);
-        coll.scatter(sw, isRoot ? wireCount(sc, st) : sc, isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt),
+        coll.scatter(sw, isRoot ? wireCount(s, sc, st) : sc, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r, rt),
                 root);
         if (r != Buf.IN_PLACE) back(rw, r, rc, rt);
     }
@@ -534,8 +591,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf sw = isRoot ? out(s, (long) sc * size(), st) : s;
         Buf rw = in(r, rc, rt);
-        BackendRequest q = coll.iScatter(sw, isRoot ? wireCount(sc, st) : sc, isRoot ? wire(st) : st, rw,
-                wireCount(rc, rt), wire(rt), root);
+        BackendRequest q = coll.iScatter(sw, isRoot ? wireCount(s, sc, st) : sc, isRoot ? wire(s, st) : st, rw,
+                wireCount(r, rc, rt), wire(r, rt), root);
         return rw == r ? q : after(q, () -> back(rw, r, rc, rt));
     }
 
@@ -543,7 +600,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
     public void allGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
         long all = (long) rc * size();
         Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
-        coll.allGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        coll.allGather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, wireCount(r, rc, rt), wire(r, rt));
         back(rw, r, all, rt);
     }
 
@@ -551,8 +608,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
     public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
         long all = (long) rc * size();
         Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
-        BackendRequest q = coll.iAllGather(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, wireCount(rc, rt),
-                wire(rt));
+        BackendRequest q = coll.iAllGather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, wireCount(r, rc, rt),
+                wire(r, rt));
         return rw == r ? q : after(q, () -> back(rw, r, all, rt));
     }
 
@@ -561,7 +618,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
         long all = (long) rc * size();
         Buf sw = s == Buf.IN_PLACE ? s : out(s, (long) sc * size(), st);
         Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
-        coll.allToAll(sw, wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        coll.allToAll(sw, wireCount(s, sc, st), wire(s, st), rw, wireCount(r, rc, rt), wire(r, rt));
         back(rw, r, all, rt);
     }
 
@@ -570,7 +627,7 @@ final class PackingComm implements BackendComm, CollectiveOps {
         long all = (long) rc * size();
         Buf sw = s == Buf.IN_PLACE ? s : out(s, (long) sc * size(), st);
         Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
-        BackendRequest q = coll.iAllToAll(sw, wireCount(sc, st), wire(st), rw, wireCount(rc, rt), wire(rt));
+        BackendRequest q = coll.iAllToAll(sw, wireCount(s, sc, st), wire(s, st), rw, wireCount(r, rc, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> back(rw, r, all, rt));
     }
 
@@ -578,8 +635,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
     public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
         boolean isRoot = rank() == root;
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
-        coll.gatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, isRoot ? scale(rcounts, rt) : rcounts,
-                isRoot ? scale(displs, rt) : displs, isRoot ? wire(rt) : rt, root);
+        coll.gatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, isRoot ? scale(r, rcounts, rt) : rcounts,
+                isRoot ? scale(r, displs, rt) : displs, isRoot ? wire(r, rt) : rt, root);
         if (isRoot) vBack(rw, r, rcounts, displs, rt);
     }
 
@@ -588,8 +645,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
                                    int root) {
         boolean isRoot = rank() == root;
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
-        BackendRequest q = coll.iGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
-                isRoot ? scale(rcounts, rt) : rcounts, isRoot ? scale(displs, rt) : displs, isRoot ? wire(rt) : rt,
+        BackendRequest q = coll.iGatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
+                isRoot ? scale(r, rcounts, rt) : rcounts, isRoot ? scale(r, displs, rt) : displs, isRoot ? wire(r, rt) : rt,
                 root);
         return !isRoot || rw == r ? q : after(q, () -> vBack(rw, r, rcounts, displs, rt));
     }
@@ -599,8 +656,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf sw = isRoot ? vOut(s, scounts, displs, st) : s;
         Buf rw = in(r, rc, rt);
-        coll.scatterv(sw, isRoot ? scale(scounts, st) : scounts, isRoot ? scale(displs, st) : displs,
-                isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt), root);
+        coll.scatterv(sw, isRoot ? scale(s, scounts, st) : scounts, isRoot ? scale(s, displs, st) : displs,
+                isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r, rt), root);
         if (r != Buf.IN_PLACE) back(rw, r, rc, rt);
     }
 
@@ -610,24 +667,24 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf sw = isRoot ? vOut(s, scounts, displs, st) : s;
         Buf rw = in(r, rc, rt);
-        BackendRequest q = coll.iScatterv(sw, isRoot ? scale(scounts, st) : scounts,
-                isRoot ? scale(displs, st) : displs, isRoot ? wire(st) : st, rw, wireCount(rc, rt), wire(rt), root);
+        BackendRequest q = coll.iScatterv(sw, isRoot ? scale(s, scounts, st) : scounts,
+                isRoot ? scale(s, displs, st) : displs, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r, rt), root);
         return rw == r ? q : after(q, () -> back(rw, r, rc, rt));
     }
 
     @Override
     public void allGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
         Buf rw = s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt);
-        coll.allGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw, scale(rcounts, rt),
-                scale(displs, rt), wire(rt));
+        coll.allGatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, scale(r, rcounts, rt),
+                scale(r, displs, rt), wire(r, rt));
         vBack(rw, r, rcounts, displs, rt);
     }
 
     @Override
     public BackendRequest iAllGatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt) {
         Buf rw = s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt);
-        BackendRequest q = coll.iAllGatherv(sendSide(s, sc, st), wireCount(sc, st), wire(st), rw,
-                scale(rcounts, rt), scale(displs, rt), wire(rt));
+        BackendRequest q = coll.iAllGatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
+                scale(r, rcounts, rt), scale(r, displs, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, displs, rt));
     }
 
@@ -637,8 +694,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean ip = s == Buf.IN_PLACE;
         Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
         Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
-        coll.allToAllv(sw, ip ? scounts : scale(scounts, st), ip ? sdispls : scale(sdispls, st), ip ? st : wire(st),
-                rw, scale(rcounts, rt), scale(rdispls, rt), wire(rt));
+        coll.allToAllv(sw, ip ? scounts : scale(s, scounts, st), ip ? sdispls : scale(s, sdispls, st), ip ? st : wire(s, st),
+                rw, scale(r, rcounts, rt), scale(r, rdispls, rt), wire(r, rt));
         vBack(rw, r, rcounts, rdispls, rt);
     }
 
@@ -648,8 +705,8 @@ final class PackingComm implements BackendComm, CollectiveOps {
         boolean ip = s == Buf.IN_PLACE;
         Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
         Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
-        BackendRequest q = coll.iAllToAllv(sw, ip ? scounts : scale(scounts, st), ip ? sdispls : scale(sdispls, st),
-                ip ? st : wire(st), rw, scale(rcounts, rt), scale(rdispls, rt), wire(rt));
+        BackendRequest q = coll.iAllToAllv(sw, ip ? scounts : scale(s, scounts, st), ip ? sdispls : scale(s, sdispls, st),
+                ip ? st : wire(s, st), rw, scale(r, rcounts, rt), scale(r, rdispls, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, rdispls, rt));
     }
 }
