@@ -1,6 +1,8 @@
 package io.github.mpi4j.buffer;
 
 import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.CollectiveOps;
@@ -99,6 +101,74 @@ public final class PackingComm implements BackendComm, CollectiveOps {
 
     private Buf vIn(Buf b, int[] counts, int[] displs, TypeDesc t) {
         return converts(b, t) ? vInR(b, counts, displs, t) : b;
+    }
+
+    // Reductions with a user function keep the items as the type lays them out, so the function
+    // sees count items of the user's datatype on every backend (as MPI calls it): Java arrays
+    // (and, on the fabric, every buffer) are staged item by item into memory of the type's span,
+    // and the fabric moves those items whole as opaque items of the type's extent.
+
+    private static boolean userOp(OpDesc op, TypeDesc t) {
+        return op != null && op.code == OpCode.USER && derived(t);
+    }
+
+    /** Whether {@code b} is staged for a user reduction (else it goes as it is, with the type's own handle). */
+    private boolean staged(Buf b) {
+        return b != null && b != Buf.IN_PLACE && (packAll || b.isArray());
+    }
+
+    /** The fabric's view of a derived type under a user function: opaque contiguous items of its extent. */
+    private TypeDesc opaque(TypeDesc t) {
+        if (!packAll) return t;
+        TypeDesc o = new TypeDesc(t.name, t.arrayKind, t.valueKind, Layout.PACKED, t.extent, t.extent, 0,
+                t.arrayElementsPerItem, -1, null);
+        o.apiObject = t.apiObject;
+        return o;
+    }
+
+    private static Buf itemsTemp(long count, TypeDesc t) {
+        BaseKind k = t.arrayKind == BaseKind.OBJECT ? BaseKind.BYTE : t.arrayKind;
+        long bytes = count * t.extent;
+        return BufAccess.allocate(k, bytes + (k.bytes - bytes % k.bytes) % k.bytes, false);
+    }
+
+    private TypeDesc wireR(TypeDesc t, OpDesc op) {
+        return userOp(op, t) ? opaque(t) : wireR(t);
+    }
+
+    private int countR(long count, TypeDesc t, OpDesc op) {
+        return userOp(op, t) ? (int) count : countR(count, t);
+    }
+
+    private int[] scaleR(int[] a, TypeDesc t, OpDesc op) {
+        return userOp(op, t) ? a : scaleR(a, t);
+    }
+
+    private Buf outR(Buf b, long count, TypeDesc t, OpDesc op) {
+        if (!userOp(op, t)) return outR(b, count, t);
+        if (!staged(b)) return b;
+        Buf w = itemsTemp(count, t);
+        TypeMapCopy.copyItems(b, w, t, count);
+        return w;
+    }
+
+    private Buf inR(Buf b, long count, TypeDesc t, OpDesc op) {
+        if (!userOp(op, t)) return inR(b, count, t);
+        return staged(b) ? itemsTemp(count, t) : b;
+    }
+
+    private void backR(Buf w, Buf user, long count, TypeDesc t, OpDesc op) {
+        if (!userOp(op, t)) {
+            back(w, user, count, t);
+        } else if (w != user && w != null && user != null) {
+            TypeMapCopy.copyItems(w, user, t, count);
+        }
+    }
+
+    private Buf inPlaceR(Buf rw, Buf r, long count, TypeDesc t, OpDesc op) {
+        if (!userOp(op, t)) return inPlace(rw, r, count, t);
+        if (rw != r && rw != null) TypeMapCopy.copyItems(r, rw, t, count);
+        return Buf.IN_PLACE;
     }
 
     // Reductions convert every derived type, on every rank alike (the decision depends on the
@@ -445,66 +515,66 @@ public final class PackingComm implements BackendComm, CollectiveOps {
 
     @Override
     public void reduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        coll.reduce(sw, rw, countR(count, type), wireR(type), op, root);
-        if (rank() == root) back(rw, r, count, type);
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        coll.reduce(sw, rw, countR(count, type, op), wireR(type, op), op, root);
+        if (rank() == root) backR(rw, r, count, type, op);
     }
 
     @Override
     public BackendRequest iReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op, int root) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        BackendRequest q = coll.iReduce(sw, rw, countR(count, type), wireR(type), op, root);
-        return rank() != root || rw == r ? q : after(q, () -> back(rw, r, count, type));
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        BackendRequest q = coll.iReduce(sw, rw, countR(count, type, op), wireR(type, op), op, root);
+        return rank() != root || rw == r ? q : after(q, () -> backR(rw, r, count, type, op));
     }
 
     @Override
     public void allReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        coll.allReduce(sw, rw, countR(count, type), wireR(type), op);
-        back(rw, r, count, type);
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        coll.allReduce(sw, rw, countR(count, type, op), wireR(type, op), op);
+        backR(rw, r, count, type, op);
     }
 
     @Override
     public BackendRequest iAllReduce(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        BackendRequest q = coll.iAllReduce(sw, rw, countR(count, type), wireR(type), op);
-        return rw == r ? q : after(q, () -> back(rw, r, count, type));
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        BackendRequest q = coll.iAllReduce(sw, rw, countR(count, type, op), wireR(type, op), op);
+        return rw == r ? q : after(q, () -> backR(rw, r, count, type, op));
     }
 
     @Override
     public void scan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        coll.scan(sw, rw, countR(count, type), wireR(type), op);
-        back(rw, r, count, type);
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        coll.scan(sw, rw, countR(count, type, op), wireR(type, op), op);
+        backR(rw, r, count, type, op);
     }
 
     @Override
     public BackendRequest iScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        BackendRequest q = coll.iScan(sw, rw, countR(count, type), wireR(type), op);
-        return rw == r ? q : after(q, () -> back(rw, r, count, type));
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        BackendRequest q = coll.iScan(sw, rw, countR(count, type, op), wireR(type, op), op);
+        return rw == r ? q : after(q, () -> backR(rw, r, count, type, op));
     }
 
     @Override
     public void exScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        coll.exScan(sw, rw, countR(count, type), wireR(type), op);
-        if (rank() > 0) back(rw, r, count, type); // rank 0's receive buffer is undefined: left as it was
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        coll.exScan(sw, rw, countR(count, type, op), wireR(type, op), op);
+        if (rank() > 0) backR(rw, r, count, type, op); // rank 0's receive buffer is undefined: left as it was
     }
 
     @Override
     public BackendRequest iExScan(Buf s, Buf r, int count, TypeDesc type, OpDesc op) {
-        Buf rw = inR(r, count, type);
-        Buf sw = s == Buf.IN_PLACE ? inPlace(rw, r, count, type) : outR(s, count, type);
-        BackendRequest q = coll.iExScan(sw, rw, countR(count, type), wireR(type), op);
-        return rw == r || rank() == 0 ? q : after(q, () -> back(rw, r, count, type));
+        Buf rw = inR(r, count, type, op);
+        Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
+        BackendRequest q = coll.iExScan(sw, rw, countR(count, type, op), wireR(type, op), op);
+        return rw == r || rank() == 0 ? q : after(q, () -> backR(rw, r, count, type, op));
     }
 
     @Override
@@ -512,11 +582,11 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         long total = 0;
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
-        Buf rw = inR(r, mine, type);
+        Buf rw = inR(r, mine, type, op);
         // In place, the whole input is in the receive buffer: reduce from a packed copy of it.
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
-        coll.reduceScatter(sw, rw, scaleR(recvCounts, type), wireR(type), op);
-        back(rw, r, mine, type);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        coll.reduceScatter(sw, rw, scaleR(recvCounts, type, op), wireR(type, op), op);
+        backR(rw, r, mine, type, op);
     }
 
     @Override
@@ -524,28 +594,28 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         long total = 0;
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
-        Buf rw = inR(r, mine, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
-        BackendRequest q = coll.iReduceScatter(sw, rw, scaleR(recvCounts, type), wireR(type), op);
-        return rw == r ? q : after(q, () -> back(rw, r, mine, type));
+        Buf rw = inR(r, mine, type, op);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        BackendRequest q = coll.iReduceScatter(sw, rw, scaleR(recvCounts, type, op), wireR(type, op), op);
+        return rw == r ? q : after(q, () -> backR(rw, r, mine, type, op));
     }
 
     @Override
     public void reduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
-        Buf rw = inR(r, recvCount, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
-        coll.reduceScatterBlock(sw, rw, countR(recvCount, type), wireR(type), op);
-        back(rw, r, recvCount, type);
+        Buf rw = inR(r, recvCount, type, op);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        coll.reduceScatterBlock(sw, rw, countR(recvCount, type, op), wireR(type, op), op);
+        backR(rw, r, recvCount, type, op);
     }
 
     @Override
     public BackendRequest iReduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
-        Buf rw = inR(r, recvCount, type);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && !zeroCopy(type) ? outR(r, total, type) : outR(s, total, type);
-        BackendRequest q = coll.iReduceScatterBlock(sw, rw, countR(recvCount, type), wireR(type), op);
-        return rw == r ? q : after(q, () -> back(rw, r, recvCount, type));
+        Buf rw = inR(r, recvCount, type, op);
+        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        BackendRequest q = coll.iReduceScatterBlock(sw, rw, countR(recvCount, type, op), wireR(type, op), op);
+        return rw == r ? q : after(q, () -> backR(rw, r, recvCount, type, op));
     }
 
     // Gathers and scatters: the significant side's buffer holds size() blocks, one per rank, so

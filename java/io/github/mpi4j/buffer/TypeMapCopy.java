@@ -76,4 +76,21 @@ public final class TypeMapCopy {
         }
         return pos - at;
     }
+
+    /**
+     * Copies the data of {@code count} items of {@code t} from {@code src} to {@code dst}, each
+     * block to the same place (both laid out as the type describes); gaps are left alone.
+     */
+    public static void copyItems(Buf src, Buf dst, TypeDesc t, long count) {
+        if (!(t.derived instanceof TypeMap)) {
+            BufAccess.copy(src, 0, dst, 0, count * t.extent);
+            return;
+        }
+        TypeMap m = (TypeMap) t.derived;
+        int blocks = m.blocks();
+        for (long i = 0; i < count; i++) {
+            long base = i * t.extent;
+            for (int b = 0; b < blocks; b++) BufAccess.copy(src, base + m.disp(b), dst, base + m.disp(b), m.bytes(b));
+        }
+    }
 }
