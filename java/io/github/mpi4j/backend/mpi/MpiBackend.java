@@ -411,7 +411,7 @@ public final class MpiBackend implements Backend {
                 MpiTypeNative.free0(handle);
                 throw MPIException.of(Mpi.ERR_TYPE, "datatype " + t.name + " has been freed");
             }
-            MpiUserOps.registerType(handle, t);
+            MpiUserOps.registerDerivedType(handle, t);
             return handle;
         }
     }
@@ -424,7 +424,9 @@ public final class MpiBackend implements Backend {
     @Override
     public void freeType(TypeDesc type, Object handle) {
         // After MPI_Finalize the library released everything itself.
-        if (!finished && handle instanceof Long) MpiTypeNative.free0((Long) handle);
+        if (!(handle instanceof Long)) return;
+        MpiUserOps.unregisterType((Long) handle, type);
+        if (!finished) MpiTypeNative.free0((Long) handle);
     }
 
     /**

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.TestFactory;
  * the MPI backend under Open MPI's mpirun and MPICH's mpiexec.
  */
 class DatatypeTest {
-    private static final Class<?>[] SUITES = {DatatypeSuite.class};
+    private static final Class<?>[] SUITES = {DatatypeSuite.class, StructSuite.class};
 
     private static Stream<DynamicNode> each(java.util.function.Function<Class<?>, Stream<DynamicNode>> run) {
         return Stream.of(SUITES).map(s -> DynamicContainer.dynamicContainer(s.getSimpleName(), run.apply(s)));
