@@ -446,6 +446,127 @@ public final class Datatype implements Freeable, Cloneable {
         return derived("subarray(" + nd + " dims, " + oldType.describe() + ")", m, old.arrayKind, old);
     }
 
+    /**
+     * The part of a global array of {@code gsizes} items of {@code oldType} that process
+     * {@code rank} of a {@code psizes} process grid (row-major ranks) owns under the
+     * distributions {@code distribs} ({@code MPI.DISTRIBUTE_BLOCK}, {@code _CYCLIC},
+     * {@code _NONE}) with arguments {@code dargs} ({@code MPI.DISTRIBUTE_DFLT_DARG} for the
+     * default), in {@code order} (MPI_Type_create_darray). Its extent is the whole array.
+     */
+    public static Datatype createDarray(int size, int rank, int[] gsizes, int[] distribs, int[] dargs,
+                                        int[] psizes, int order, Datatype oldType) {
+        String call = "Datatype.createDarray";
+        TypeDesc old = oldType(call, "oldType", oldType);
+        if (gsizes == null || distribs == null || dargs == null || psizes == null) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": gsizes, distribs, dargs and psizes must not be null");
+        }
+        int nd = gsizes.length;
+        sameLength(call, "gsizes", nd, "distribs", distribs.length);
+        sameLength(call, "gsizes", nd, "dargs", dargs.length);
+        sameLength(call, "gsizes", nd, "psizes", psizes.length);
+        if (nd == 0) throw MPIException.of(MPI.ERR_ARG, call + ": gsizes has no dimensions");
+        if (order != MPI.ORDER_C && order != MPI.ORDER_FORTRAN) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": order must be MPI.ORDER_C or MPI.ORDER_FORTRAN, got " + order);
+        }
+        long procs = 1, total = 1;
+        for (int i = 0; i < nd; i++) {
+            if (gsizes[i] < 1) throw MPIException.of(MPI.ERR_ARG, call + ": gsizes[" + i + "] must be >= 1, got " + gsizes[i]);
+            if (psizes[i] < 1) throw MPIException.of(MPI.ERR_ARG, call + ": psizes[" + i + "] must be >= 1, got " + psizes[i]);
+            procs *= psizes[i];
+            total *= gsizes[i];
+        }
+        if (procs != size) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": the process grid has " + procs + " processes but size is " + size);
+        }
+        if (rank < 0 || rank >= size) {
+            throw MPIException.of(MPI.ERR_RANK, call + ": rank " + rank + " is not in [0, " + size + ")");
+        }
+        // This process's coordinate in each dimension (ranks are row-major over psizes).
+        int[] coord = new int[nd];
+        for (int i = nd - 1, r = rank; i >= 0; i--) {
+            coord[i] = r % psizes[i];
+            r /= psizes[i];
+        }
+        // The global indices owned in each dimension, ascending.
+        int[][] owned = new int[nd][];
+        for (int i = 0; i < nd; i++) owned[i] = ownedIndices(call, i, gsizes[i], distribs[i], dargs[i], psizes[i], coord[i]);
+        int[] dim = new int[nd];
+        for (int i = 0; i < nd; i++) dim[i] = order == MPI.ORDER_C ? i : nd - 1 - i;
+        long[] strideItems = new long[nd];
+        long s = 1;
+        for (int k = nd - 1; k >= 0; k--) {
+            strideItems[dim[k]] = s;
+            s *= gsizes[dim[k]];
+        }
+        int fast = dim[nd - 1];
+        long runs = 1;
+        for (int i = 0; i < nd; i++) runs *= i == fast ? Math.max(1, owned[i].length) : owned[i].length;
+        blockLimit(call, runs, old);
+        TypeMap.Builder b = new TypeMap.Builder();
+        boolean empty = false;
+        for (int[] o : owned) empty |= o.length == 0;
+        if (!empty) {
+            int[] at = new int[nd];
+            int[] f = owned[fast];
+            while (true) {
+                long base = 0;
+                for (int k = 0; k < nd - 1; k++) base += (long) owned[dim[k]][at[dim[k]]] * strideItems[dim[k]];
+                // Runs of consecutive indices in the fastest dimension become one block each.
+                for (int j = 0; j < f.length; ) {
+                    int e = j + 1;
+                    while (e < f.length && f[e] == f[e - 1] + 1) e++;
+                    b.place(old, (base + f[j]) * old.extent, e - j);
+                    j = e;
+                }
+                int k = nd - 2;
+                while (k >= 0) {
+                    int d = dim[k];
+                    if (++at[d] < owned[d].length) break;
+                    at[d] = 0;
+                    k--;
+                }
+                if (k < 0) break;
+            }
+        }
+        TypeMap m = b.build(0, total * old.extent);
+        return derived("darray(" + nd + " dims, rank " + rank + ", " + oldType.describe() + ")", m, old.arrayKind,
+                old);
+    }
+
+    private static int[] ownedIndices(String call, int i, int gsize, int distrib, int darg, int psize, int c) {
+        int b;
+        switch (distrib) {
+            case MPI.DISTRIBUTE_NONE:
+                if (psize != 1) {
+                    throw MPIException.of(MPI.ERR_ARG, call + ": psizes[" + i + "] must be 1 for MPI.DISTRIBUTE_NONE, got "
+                            + psize);
+                }
+                b = gsize;
+                break;
+            case MPI.DISTRIBUTE_BLOCK:
+                b = darg == MPI.DISTRIBUTE_DFLT_DARG ? (gsize + psize - 1) / psize : darg;
+                if (b < 1 || (long) b * psize < gsize) {
+                    throw MPIException.of(MPI.ERR_ARG, call + ": dargs[" + i + "] = " + darg + " blocks of "
+                            + psize + " processes cannot cover gsizes[" + i + "] = " + gsize);
+                }
+                break;
+            case MPI.DISTRIBUTE_CYCLIC:
+                b = darg == MPI.DISTRIBUTE_DFLT_DARG ? 1 : darg;
+                if (b < 1) throw MPIException.of(MPI.ERR_ARG, call + ": dargs[" + i + "] must be >= 1, got " + darg);
+                break;
+            default:
+                throw MPIException.of(MPI.ERR_ARG, call + ": distribs[" + i + "] must be MPI.DISTRIBUTE_BLOCK, "
+                        + "_CYCLIC or _NONE, got " + distrib);
+        }
+        int[] idx = new int[gsize];
+        int n = 0;
+        for (long start = (long) c * b; start < gsize; start += (long) b * psize) {
+            for (long j = start; j < Math.min(gsize, start + b); j++) idx[n++] = (int) j;
+            if (distrib != MPI.DISTRIBUTE_CYCLIC) break;
+        }
+        return java.util.Arrays.copyOf(idx, n);
+    }
+
     /** mpiJava 1.2: {@code count} copies of {@code oldtype}, one after the other. */
     public static Datatype Contiguous(int count, Datatype oldtype) {
         return contiguousImpl("Datatype.Contiguous", count, oldtype);

@@ -65,6 +65,10 @@ public class DatatypeSuite {
         return r;
     }
 
+    private static int rank(Intracomm comm) {
+        return comm.getRank();
+    }
+
     private static Datatype committed(Datatype t) {
         t.commit();
         return t;
@@ -131,6 +135,24 @@ public class DatatypeSuite {
         Check.equal(6, sub.getSize(), "subarray size");
         Check.equal(20, sub.getExtent(), "subarray extent: the whole array");
         Check.equal(6, sub.getTrueLb(), "subarray true lb: element (1,1)");
+
+        Datatype blk = committed(Datatype.createDarray(4, 1, new int[] {10}, new int[] {MPI.DISTRIBUTE_BLOCK},
+                new int[] {MPI.DISTRIBUTE_DFLT_DARG}, new int[] {4}, MPI.ORDER_C, MPI.INT));
+        Check.equal(3, blk.getSize(), "darray block: ceil(10/4) items");
+        Check.equal(3, blk.getTrueLb(), "darray block true lb");
+        Check.equal(10, blk.getExtent(), "darray extent: the whole array");
+        // 4x6 array, rows cyclic over 2, columns in blocks of 3 over 2; rank 3 = coords (1,1).
+        Datatype cyc = committed(Datatype.createDarray(4, 3, new int[] {4, 6},
+                new int[] {MPI.DISTRIBUTE_CYCLIC, MPI.DISTRIBUTE_BLOCK}, new int[] {1, MPI.DISTRIBUTE_DFLT_DARG},
+                new int[] {2, 2}, MPI.ORDER_C, MPI.INT));
+        Check.equal(24, cyc.getExtent(), "darray 2-D extent");
+        byte[] packed = new byte[comm.packSize(1, cyc)];
+        comm.pack(source(rank(comm), 24), 1, cyc, packed, 0);
+        int[] owned = new int[6];
+        comm.unpack(packed, 0, owned, 6, MPI.INT);
+        Check.arrays(select(source(rank(comm), 24), new int[] {9, 10, 11, 21, 22, 23}), owned, "darray 2-D elements");
+        blk.free();
+        cyc.free();
 
         Datatype d = v.dup();
         Check.equal(v.getExtent(), d.getExtent(), "dup extent");
@@ -375,6 +397,65 @@ public class DatatypeSuite {
         }
         Check.arrays(scatterTo(rows * cols, colIdx, pre), sc, "scan columns");
         for (Datatype t : new Datatype[] {col, colOfSize, interleaved, pairs}) t.free();
+    }
+
+    /** Non-blocking collectives, allToAllv and reduceLocal with derived types. */
+    @RankTest
+    public void nonBlockingAndLocal(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int root = 0;
+        Datatype every3 = committed(Datatype.createVector(2, 1, 3, MPI.INT)); // ints 0 and 3; extent 4
+        int[] idx = vectorIndices(1, 2, 1, 3, 0);
+
+        int[] b = rank == root ? source(root, 4) : filled(4);
+        Request rb = comm.iBcast(b, 1, every3, root);
+        rb.waitFor();
+        Check.arrays(rank == root ? source(root, 4) : scatterTo(4, idx, select(source(root, 4), idx)), b, "iBcast");
+
+        int[] all = filled(4 * size);
+        Request ra = comm.iAllGather(source(rank, 4), 1, every3, all, 1, every3);
+        ra.waitFor();
+        int[] wa = filled(4 * size);
+        for (int r = 0; r < size; r++) {
+            wa[4 * r] = value(r, 0);
+            wa[4 * r + 3] = value(r, 3);
+        }
+        Check.arrays(wa, all, "iAllGather");
+
+        int[] sum = filled(8);
+        Request rs = comm.iAllReduce(source(rank, 8), sum, 2, every3, MPI.MAX);
+        rs.waitFor();
+        int[] ws = filled(8);
+        for (int i : vectorIndices(2, 2, 1, 3, 0)) ws[i] = value(size - 1, i); // values grow with rank
+        Check.arrays(ws, sum, "iAllReduce MAX");
+
+        // allToAllv: rank r gets from rank s (s + 1) items of every3 at item displacement 2s.
+        int[] sc = new int[size], sd = new int[size], rc = new int[size], rd = new int[size];
+        for (int s2 = 0; s2 < size; s2++) {
+            sc[s2] = rank + 1;
+            sd[s2] = 0;
+            rc[s2] = s2 + 1;
+            rd[s2] = s2 * (size + 1);
+        }
+        int items = size * (size + 1);
+        int[] got = filled(4 * items);
+        comm.allToAllv(source(rank, 4 * (rank + 1)), sc, sd, every3, got, rc, rd, every3);
+        int[] wg = filled(4 * items);
+        for (int s2 = 0; s2 < size; s2++) {
+            for (int k = 0; k <= s2; k++) {
+                int at = 4 * (rd[s2] + k);
+                wg[at] = value(s2, 4 * k);
+                wg[at + 3] = value(s2, 4 * k + 3);
+            }
+        }
+        Check.arrays(wg, got, "allToAllv");
+
+        int[] inout = source(rank + 1, 8);
+        mpi.Comm.reduceLocal(source(rank, 8), inout, 2, every3, MPI.SUM);
+        int[] wl = source(rank + 1, 8);
+        for (int i : vectorIndices(2, 2, 1, 3, 0)) wl[i] = value(rank, i) + value(rank + 1, i);
+        Check.arrays(wl, inout, "reduceLocal SUM over the vector, gaps kept");
+        every3.free();
     }
 
     // ---- bad input ----------------------------------------------------------------------------
