@@ -259,6 +259,36 @@ public class DatatypeSuite {
         ix.free();
     }
 
+    /** sendRecvReplace and waitAllStatus with derived types (arrays and direct buffers). */
+    @RankTest
+    public void replaceAndWaitAll(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+        Datatype odd = committed(Datatype.createIndexedBlock(1, new int[] {1, 3, 5}, MPI.INT)); // lb 1, extent 5
+        int[] idx = {1, 3, 5};
+        int[] buf = source(rank, 7);
+        Status st = comm.sendRecvReplace(buf, 1, odd, next, 9, prev, 9);
+        int[] want = source(rank, 7);
+        for (int i : idx) want[i] = value(prev, i);
+        Check.arrays(want, buf, "sendRecvReplace keeps the gaps");
+        Check.equal(3, st.getElements(odd), "elements");
+
+        IntBuffer direct = MPI.newIntBuffer(7);
+        direct.put(0, filled(7));
+        int[] arr = filled(7);
+        Request[] rs = {comm.iRecv(direct, 1, odd, prev, 10), comm.iRecv(arr, 1, odd, prev, 11),
+            comm.iSend(source(rank, 7), 1, odd, next, 10), comm.iSend(source(rank, 7), 1, odd, next, 11)};
+        Status[] sts = Request.waitAllStatus(rs);
+        int[] fromDirect = new int[7];
+        direct.get(0, fromDirect);
+        int[] w = scatterTo(7, idx, select(source(prev, 7), idx));
+        Check.arrays(w, fromDirect, "waitAll into a direct buffer");
+        Check.arrays(w, arr, "waitAll into an array");
+        Check.equal(1, sts[0].getCount(odd), "count direct");
+        Check.equal(1, sts[1].getCount(odd), "count array");
+        odd.free();
+    }
+
     /** A short message into a derived type: whole items and the leaf elements of a partial one. */
     @RankTest
     public void partialItems(Intracomm comm) {
