@@ -653,6 +653,6 @@ public final class Datatype implements Freeable, Cloneable {
 
     @Override
     public String toString() {
-        return name;
+        return describe();
     }
 }
