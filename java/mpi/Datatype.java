@@ -102,7 +102,8 @@ public final class Datatype implements Freeable, Cloneable {
     @Override
     public void free() {
         if (constant) {
-            throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: predefined datatype " + describe() + " cannot be freed");
+            throw MPIException.of(MPI.ERR_TYPE, "Datatype.free: predefined datatype " + describe()
+                    + " cannot be freed");
         }
         Lifecycle.Held[] held = desc.lifecycle.free();
         if (held == null) {
@@ -159,7 +160,9 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** The descriptor for a query: null constant and freed types refused, uncommitted ones fine. */
     private TypeDesc live(String call) {
-        if (isNullConstant) throw MPIException.of(MPI.ERR_TYPE, "Datatype." + call + ": the datatype is MPI.DATATYPE_NULL");
+        if (isNullConstant) {
+            throw MPIException.of(MPI.ERR_TYPE, "Datatype." + call + ": the datatype is MPI.DATATYPE_NULL");
+        }
         if (desc.lifecycle.isFreed()) {
             throw MPIException.of(MPI.ERR_TYPE, "Datatype." + call + ": datatype " + describe() + " has been freed");
         }
@@ -355,7 +358,10 @@ public final class Datatype implements Freeable, Cloneable {
         return indexedImpl("Datatype.createHIndexed", "hindexed", blockLengths, displacements, 1, oldType);
     }
 
-    /** Blocks of {@code blockLength} items at {@code displacements[i]} extents of {@code oldType} (MPI_Type_create_indexed_block). */
+    /**
+     * Blocks of {@code blockLength} items at {@code displacements[i]} extents of {@code oldType}
+     * (MPI_Type_create_indexed_block).
+     */
     public static Datatype createIndexedBlock(int blockLength, int[] displacements, Datatype oldType) {
         long ext = oldType("Datatype.createIndexedBlock", "oldType", oldType).extent;
         return indexedBlockImpl("Datatype.createIndexedBlock", "indexed_block", blockLength, displacements, ext,
@@ -377,7 +383,10 @@ public final class Datatype implements Freeable, Cloneable {
         return structImpl("Datatype.createStruct", blockLengths, displacements, types, 1, BaseKind.BYTE);
     }
 
-    /** Open MPI: {@code oldType} with lower bound {@code lb} and extent {@code extent}, in bytes (MPI_Type_create_resized). */
+    /**
+     * Open MPI: {@code oldType} with lower bound {@code lb} and extent {@code extent} in bytes
+     * (MPI_Type_create_resized).
+     */
     public static Datatype createResized(Datatype oldType, int lb, int extent) {
         String call = "Datatype.createResized";
         TypeDesc old = oldType(call, "oldType", oldType);
@@ -406,7 +415,9 @@ public final class Datatype implements Freeable, Cloneable {
         int nd = sizes.length;
         long total = 1, subTotal = 1;
         for (int i = 0; i < nd; i++) {
-            if (sizes[i] < 1) throw MPIException.of(MPI.ERR_ARG, call + ": sizes[" + i + "] must be >= 1, got " + sizes[i]);
+            if (sizes[i] < 1) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": sizes[" + i + "] must be >= 1, got " + sizes[i]);
+            }
             if ((long) starts[i] + subsizes[i] > sizes[i]) {
                 throw MPIException.of(MPI.ERR_ARG, call + ": starts[" + i + "] + subsizes[" + i + "] = "
                         + ((long) starts[i] + subsizes[i]) + " exceeds sizes[" + i + "] = " + sizes[i]);
@@ -470,13 +481,16 @@ public final class Datatype implements Freeable, Cloneable {
         }
         long procs = 1, total = 1;
         for (int i = 0; i < nd; i++) {
-            if (gsizes[i] < 1) throw MPIException.of(MPI.ERR_ARG, call + ": gsizes[" + i + "] must be >= 1, got " + gsizes[i]);
-            if (psizes[i] < 1) throw MPIException.of(MPI.ERR_ARG, call + ": psizes[" + i + "] must be >= 1, got " + psizes[i]);
+            if (gsizes[i] < 1 || psizes[i] < 1) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": gsizes[" + i + "] and psizes[" + i + "] must be >= 1, got "
+                        + gsizes[i] + " and " + psizes[i]);
+            }
             procs *= psizes[i];
             total *= gsizes[i];
         }
         if (procs != size) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": the process grid has " + procs + " processes but size is " + size);
+            throw MPIException.of(MPI.ERR_ARG, call + ": the process grid has " + procs + " processes but size is "
+                    + size);
         }
         if (rank < 0 || rank >= size) {
             throw MPIException.of(MPI.ERR_RANK, call + ": rank " + rank + " is not in [0, " + size + ")");
@@ -489,7 +503,9 @@ public final class Datatype implements Freeable, Cloneable {
         }
         // The global indices owned in each dimension, ascending.
         int[][] owned = new int[nd][];
-        for (int i = 0; i < nd; i++) owned[i] = ownedIndices(call, i, gsizes[i], distribs[i], dargs[i], psizes[i], coord[i]);
+        for (int i = 0; i < nd; i++) {
+            owned[i] = ownedIndices(call, i, gsizes[i], distribs[i], dargs[i], psizes[i], coord[i]);
+        }
         int[] dim = new int[nd];
         for (int i = 0; i < nd; i++) dim[i] = order == MPI.ORDER_C ? i : nd - 1 - i;
         long[] strideItems = new long[nd];
@@ -538,8 +554,8 @@ public final class Datatype implements Freeable, Cloneable {
         switch (distrib) {
             case MPI.DISTRIBUTE_NONE:
                 if (psize != 1) {
-                    throw MPIException.of(MPI.ERR_ARG, call + ": psizes[" + i + "] must be 1 for MPI.DISTRIBUTE_NONE, got "
-                            + psize);
+                    throw MPIException.of(MPI.ERR_ARG, call + ": psizes[" + i
+                            + "] must be 1 for MPI.DISTRIBUTE_NONE, got " + psize);
                 }
                 b = gsize;
                 break;

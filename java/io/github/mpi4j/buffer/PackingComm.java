@@ -33,7 +33,7 @@ import mpi.MPIException;
 public final class PackingComm implements BackendComm, CollectiveOps {
     final BackendComm inner;
     private final CollectiveOps coll;
-    /** Pack every buffer (the fabric), or only Java arrays (MPI: direct memory goes to MPI with the type's own handle). */
+    /** Pack every buffer (the fabric), or only Java arrays (MPI: direct memory goes with the type's own handle). */
     private final boolean packAll;
 
     private PackingComm(BackendComm inner, boolean packAll) {
@@ -169,6 +169,12 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         if (!userOp(op, t)) return inPlace(rw, r, count, t);
         if (rw != r && rw != null) TypeMapCopy.copyItems(r, rw, t, count);
         return Buf.IN_PLACE;
+    }
+
+    /** A reduce-scatter's input: in place, all of the receive buffer, staged as a send buffer would be. */
+    private Buf scatterInput(Buf s, Buf r, long total, TypeDesc type, OpDesc op) {
+        boolean stage = derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type));
+        return outR(s == Buf.IN_PLACE && stage ? r : s, total, type, op);
     }
 
     // Reductions convert every derived type, on every rank alike (the decision depends on the
@@ -447,8 +453,9 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     public void sendRecv(Buf sendBuf, int sendCount, TypeDesc sendType, int dest, int sendTag, Buf recvBuf,
                          int recvCount, TypeDesc recvType, int source, int recvTag, StatusData status) {
         Buf w = in(recvBuf, recvCount, recvType);
-        inner.sendRecv(out(sendBuf, sendCount, sendType), wireCount(sendBuf, sendCount, sendType), wire(sendBuf, sendType), dest,
-                sendTag, w, wireCount(recvBuf, recvCount, recvType), wire(recvBuf, recvType), source, recvTag, status);
+        inner.sendRecv(out(sendBuf, sendCount, sendType), wireCount(sendBuf, sendCount, sendType),
+                wire(sendBuf, sendType), dest, sendTag, w, wireCount(recvBuf, recvCount, recvType),
+                wire(recvBuf, recvType), source, recvTag, status);
         back(w, recvBuf, recvCount, recvType, status.bytes);
     }
 
@@ -583,8 +590,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
         Buf rw = inR(r, mine, type, op);
-        // In place, the whole input is in the receive buffer: reduce from a packed copy of it.
-        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        Buf sw = scatterInput(s, r, total, type, op);
         coll.reduceScatter(sw, rw, scaleR(recvCounts, type, op), wireR(type, op), op);
         backR(rw, r, mine, type, op);
     }
@@ -595,7 +601,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         for (int c : recvCounts) total += c;
         int mine = recvCounts[rank()];
         Buf rw = inR(r, mine, type, op);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        Buf sw = scatterInput(s, r, total, type, op);
         BackendRequest q = coll.iReduceScatter(sw, rw, scaleR(recvCounts, type, op), wireR(type, op), op);
         return rw == r ? q : after(q, () -> backR(rw, r, mine, type, op));
     }
@@ -604,7 +610,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     public void reduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
         Buf rw = inR(r, recvCount, type, op);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        Buf sw = scatterInput(s, r, total, type, op);
         coll.reduceScatterBlock(sw, rw, countR(recvCount, type, op), wireR(type, op), op);
         backR(rw, r, recvCount, type, op);
     }
@@ -613,7 +619,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     public BackendRequest iReduceScatterBlock(Buf s, Buf r, int recvCount, TypeDesc type, OpDesc op) {
         long total = (long) recvCount * size();
         Buf rw = inR(r, recvCount, type, op);
-        Buf sw = s == Buf.IN_PLACE && derived(type) && (userOp(op, type) ? staged(r) : !zeroCopy(type)) ? outR(r, total, type, op) : outR(s, total, type, op);
+        Buf sw = scatterInput(s, r, total, type, op);
         BackendRequest q = coll.iReduceScatterBlock(sw, rw, countR(recvCount, type, op), wireR(type, op), op);
         return rw == r ? q : after(q, () -> backR(rw, r, recvCount, type, op));
     }
@@ -651,8 +657,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf sw = isRoot ? out(s, (long) sc * size(), st) : s;
         Buf rw = in(r, rc, rt);
-        coll.scatter(sw, isRoot ? wireCount(s, sc, st) : sc, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r, rt),
-                root);
+        coll.scatter(sw, isRoot ? wireCount(s, sc, st) : sc, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt),
+                wire(r, rt), root);
         if (r != Buf.IN_PLACE) back(rw, r, rc, rt);
     }
 
@@ -678,8 +684,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     public BackendRequest iAllGather(Buf s, int sc, TypeDesc st, Buf r, int rc, TypeDesc rt) {
         long all = (long) rc * size();
         Buf rw = s == Buf.IN_PLACE ? out(r, all, rt) : in(r, all, rt);
-        BackendRequest q = coll.iAllGather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, wireCount(r, rc, rt),
-                wire(r, rt));
+        BackendRequest q = coll.iAllGather(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
+                wireCount(r, rc, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> back(rw, r, all, rt));
     }
 
@@ -705,8 +711,9 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     public void gatherv(Buf s, int sc, TypeDesc st, Buf r, int[] rcounts, int[] displs, TypeDesc rt, int root) {
         boolean isRoot = rank() == root;
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
-        coll.gatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw, isRoot ? scale(r, rcounts, rt) : rcounts,
-                isRoot ? scale(r, displs, rt) : displs, isRoot ? wire(r, rt) : rt, root);
+        coll.gatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
+                isRoot ? scale(r, rcounts, rt) : rcounts, isRoot ? scale(r, displs, rt) : displs,
+                isRoot ? wire(r, rt) : rt, root);
         if (isRoot) vBack(rw, r, rcounts, displs, rt);
     }
 
@@ -716,8 +723,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         boolean isRoot = rank() == root;
         Buf rw = isRoot ? (s == Buf.IN_PLACE ? vOut(r, rcounts, displs, rt) : vIn(r, rcounts, displs, rt)) : r;
         BackendRequest q = coll.iGatherv(sendSide(s, sc, st), wireCount(s, sc, st), wire(s, st), rw,
-                isRoot ? scale(r, rcounts, rt) : rcounts, isRoot ? scale(r, displs, rt) : displs, isRoot ? wire(r, rt) : rt,
-                root);
+                isRoot ? scale(r, rcounts, rt) : rcounts, isRoot ? scale(r, displs, rt) : displs, isRoot ? wire(r,
+                        rt) : rt, root);
         return !isRoot || rw == r ? q : after(q, () -> vBack(rw, r, rcounts, displs, rt));
     }
 
@@ -738,7 +745,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         Buf sw = isRoot ? vOut(s, scounts, displs, st) : s;
         Buf rw = in(r, rc, rt);
         BackendRequest q = coll.iScatterv(sw, isRoot ? scale(s, scounts, st) : scounts,
-                isRoot ? scale(s, displs, st) : displs, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r, rt), root);
+                isRoot ? scale(s, displs, st) : displs, isRoot ? wire(s, st) : st, rw, wireCount(r, rc, rt), wire(r,
+                        rt), root);
         return rw == r ? q : after(q, () -> back(rw, r, rc, rt));
     }
 
@@ -764,8 +772,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         boolean ip = s == Buf.IN_PLACE;
         Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
         Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
-        coll.allToAllv(sw, ip ? scounts : scale(s, scounts, st), ip ? sdispls : scale(s, sdispls, st), ip ? st : wire(s, st),
-                rw, scale(r, rcounts, rt), scale(r, rdispls, rt), wire(r, rt));
+        coll.allToAllv(sw, ip ? scounts : scale(s, scounts, st), ip ? sdispls : scale(s, sdispls, st),
+                ip ? st : wire(s, st), rw, scale(r, rcounts, rt), scale(r, rdispls, rt), wire(r, rt));
         vBack(rw, r, rcounts, rdispls, rt);
     }
 
@@ -775,8 +783,9 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         boolean ip = s == Buf.IN_PLACE;
         Buf sw = ip ? s : vOut(s, scounts, sdispls, st);
         Buf rw = ip ? vOut(r, rcounts, rdispls, rt) : vIn(r, rcounts, rdispls, rt);
-        BackendRequest q = coll.iAllToAllv(sw, ip ? scounts : scale(s, scounts, st), ip ? sdispls : scale(s, sdispls, st),
-                ip ? st : wire(s, st), rw, scale(r, rcounts, rt), scale(r, rdispls, rt), wire(r, rt));
+        BackendRequest q = coll.iAllToAllv(sw, ip ? scounts : scale(s, scounts, st),
+                ip ? sdispls : scale(s, sdispls, st), ip ? st : wire(s, st), rw, scale(r, rcounts, rt),
+                scale(r, rdispls, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, rdispls, rt));
     }
 }

@@ -19,7 +19,10 @@ public final class TypeMapCopy {
         return t.derived instanceof TypeMap ? count * t.size : count * t.extent;
     }
 
-    /** Copies {@code count} items of {@code t} from {@code user} to {@code packed} at byte {@code at}; returns the bytes written. */
+    /**
+     * Copies {@code count} items of {@code t} from {@code user} to {@code packed} at byte
+     * {@code at}; returns the bytes written.
+     */
     public static long pack(Buf user, TypeDesc t, long count, Buf packed, long at) {
         if (!(t.derived instanceof TypeMap)) {
             long n = count * t.extent;

@@ -369,7 +369,9 @@ public class DatatypeSuite {
         comm.gather(source(rank, rows * cols), 1, col, g, rows, MPI.INT, root);
         if (rank == root) {
             int[] w = new int[size * rows];
-            for (int r = 0; r < size; r++) System.arraycopy(select(source(r, rows * cols), colIdx), 0, w, r * rows, rows);
+            for (int r = 0; r < size; r++) {
+                System.arraycopy(select(source(r, rows * cols), colIdx), 0, w, r * rows, rows);
+            }
             Check.arrays(w, g, "gather columns");
         }
         // Columns interleaved: a column resized to one int's extent, so rank r's lands at column r.
