@@ -118,6 +118,27 @@ public class StructSuite {
         }
     }
 
+    /** MINLOC over a vector of MPI.INT2 pairs (every other pair of an int[]): only the selected pairs change. */
+    @RankTest
+    public void minLocOverVectorOfPairs(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize(), pairs = 4;
+        Datatype everyOther = Datatype.createVector(pairs, 1, 2, MPI.INT2);
+        everyOther.commit();
+        int[] mine = new int[4 * pairs], got = new int[4 * pairs];
+        for (int p = 0; p < 2 * pairs; p++) {
+            mine[2 * p] = v(rank, p);
+            mine[2 * p + 1] = rank;
+        }
+        java.util.Arrays.fill(got, -5);
+        comm.allReduce(mine, got, 1, everyOther, MPI.MINLOC);
+        for (int p = 0; p < 2 * pairs; p++) {
+            int[] want = p % 2 == 0 ? loc(size, p, true) : new int[] {-5, -5};
+            Check.equal(want[0], got[2 * p], "pair " + p + " value");
+            Check.equal(want[1], got[2 * p + 1], "pair " + p + " index");
+        }
+        everyOther.free();
+    }
+
     /** SUM and PROD of complex numbers, viewed through DoubleComplex, against sequential arithmetic. */
     @RankTest
     public void complexReductions(Intracomm comm) {
