@@ -60,6 +60,13 @@ final class NeighborCollectives {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the neighbour "
                         + "collectives; serialize the objects into a byte array and send MPI.BYTE");
             }
+            // Neighbour blocks move as count x extent bytes: a type with gaps would move the gaps too.
+            if (t != null && t.desc != null && t.desc.derived instanceof io.github.mpi4j.spi.TypeMap
+                    && !((io.github.mpi4j.spi.TypeMap) t.desc.derived).isContiguous()) {
+                throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived datatype " + t
+                        + " has gaps or a lower bound, which the neighbour collectives do not support yet;"
+                        + " pack it first (Comm.pack) or use a contiguous type");
+            }
         }
     }
 

@@ -413,9 +413,23 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         return this;
     }
 
+    /**
+     * The backend's capabilities; the communicators a topology constructor makes take derived
+     * types too. (Neighbour collectives do not pack: the {@code mpi} layer refuses derived types
+     * with gaps there.)
+     */
     @Override
     public <T> T capability(Class<T> kind) {
-        return inner.capability(kind);
+        T c = inner.capability(kind);
+        if (c != null && kind == io.github.mpi4j.spi.Topology.class) {
+            return kind.cast(new io.github.mpi4j.spi.TopologyDecorator((io.github.mpi4j.spi.Topology) c) {
+                @Override
+                protected BackendComm made(BackendComm n) {
+                    return wrap(n);
+                }
+            });
+        }
+        return c;
     }
 
     @Override
@@ -788,4 +802,36 @@ public final class PackingComm implements BackendComm, CollectiveOps {
                 scale(r, rdispls, rt), wire(r, rt));
         return rw == r ? q : after(q, () -> vBack(rw, r, rcounts, rdispls, rt));
     }
+
+    // ---- matched probes: the message is received like a receive, derived types unpacked --------
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage mprobe(int source, int tag, StatusData status) {
+        return matched(inner.mprobe(source, tag, status));
+    }
+
+    @Override
+    public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, StatusData status) {
+        return matched(inner.improbe(source, tag, status));
+    }
+
+    private io.github.mpi4j.spi.BackendMessage matched(io.github.mpi4j.spi.BackendMessage m) {
+        if (m == null) return null;
+        return new io.github.mpi4j.spi.BackendMessage() {
+            @Override
+            public void mrecv(Buf buf, int count, TypeDesc type, StatusData status) {
+                Buf w = in(buf, count, type);
+                m.mrecv(w, wireCount(buf, count, type), wire(buf, type), status);
+                back(w, buf, count, type, status.bytes);
+            }
+
+            @Override
+            public BackendRequest imrecv(Buf buf, int count, TypeDesc type) {
+                Buf w = in(buf, count, type);
+                BackendRequest r = m.imrecv(w, wireCount(buf, count, type), wire(buf, type));
+                return w == buf ? r : new Unpacking(r, null, bytes -> back(w, buf, count, type, bytes));
+            }
+        };
+    }
+
 }

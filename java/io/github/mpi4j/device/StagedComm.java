@@ -877,76 +877,15 @@ final class StagedComm implements BackendComm, CollectiveOps {
      * Topologies: the communicators they make take device memory like any other; the neighbour
      * collectives are the backend's (device memory there is refused by the backend, by name).
      */
-    private final class Topo implements Topology {
-        private final Topology inner;
-
+    /** Communicators a topology constructor makes go through this layer too. */
+    private final class Topo extends io.github.mpi4j.spi.TopologyDecorator {
         Topo(Topology inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
-        public BackendComm createCart(int[] dims, boolean[] periods, boolean reorder) {
-            return wrap(inner.createCart(dims, periods, reorder));
-        }
-
-        @Override
-        public BackendComm createGraph(int[] index, int[] edges, boolean reorder) {
-            return wrap(inner.createGraph(index, edges, reorder));
-        }
-
-        @Override
-        public BackendComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
-                                                   int[] destinationWeights, boolean reorder) {
-            return wrap(inner.createDistGraphAdjacent(sources, sourceWeights, destinations, destinationWeights, reorder));
-        }
-
-        @Override
-        public void neighborAllGather(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf, int recvCount,
-                                      TypeDesc recvType) {
-            inner.neighborAllGather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
-        }
-
-        @Override
-        public void neighborAllGatherv(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf, int[] recvCounts,
-                                       int[] displs, TypeDesc recvType) {
-            inner.neighborAllGatherv(sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType);
-        }
-
-        @Override
-        public void neighborAllToAll(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf, int recvCount,
-                                     TypeDesc recvType) {
-            inner.neighborAllToAll(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
-        }
-
-        @Override
-        public void neighborAllToAllv(Buf sendBuf, int[] sendCounts, int[] sendDispls, TypeDesc sendType, Buf recvBuf,
-                                      int[] recvCounts, int[] recvDispls, TypeDesc recvType) {
-            inner.neighborAllToAllv(sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType);
-        }
-
-        @Override
-        public BackendRequest iNeighborAllGather(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf,
-                                                 int recvCount, TypeDesc recvType) {
-            return inner.iNeighborAllGather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
-        }
-
-        @Override
-        public BackendRequest iNeighborAllGatherv(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf,
-                                                  int[] recvCounts, int[] displs, TypeDesc recvType) {
-            return inner.iNeighborAllGatherv(sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType);
-        }
-
-        @Override
-        public BackendRequest iNeighborAllToAll(Buf sendBuf, int sendCount, TypeDesc sendType, Buf recvBuf,
-                                                int recvCount, TypeDesc recvType) {
-            return inner.iNeighborAllToAll(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType);
-        }
-
-        @Override
-        public BackendRequest iNeighborAllToAllv(Buf sendBuf, int[] sendCounts, int[] sendDispls, TypeDesc sendType,
-                                                 Buf recvBuf, int[] recvCounts, int[] recvDispls, TypeDesc recvType) {
-            return inner.iNeighborAllToAllv(sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls,
-                    recvType);
+        protected BackendComm made(BackendComm c) {
+            return wrap(c);
         }
     }
 

@@ -12,6 +12,7 @@ import mpi.CartComm;
 import mpi.CartParms;
 import mpi.Cartcomm;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.DistGraphNeighbors;
 import mpi.GraphComm;
 import mpi.GraphParms;
@@ -544,6 +545,34 @@ public class TopologySuite {
         col.Free();
         graph.Free();
         cart.Free();
+    }
+
+    // ---- derived datatypes on topology communicators -----------------------------------------------
+
+    /**
+     * A communicator made by a topology constructor moves derived types like any other (the
+     * packing layer puts itself around it): a vector of every other int arrives in the right
+     * places and leaves the gaps alone. Neighbour collectives refuse types with gaps clearly.
+     */
+    @RankTest
+    public void derivedTypesOnTopologyCommunicators(Intracomm comm) {
+        int size = comm.getSize();
+        int rank = comm.getRank();
+        CartComm ring = comm.createCart(new int[] {size}, new boolean[] {true}, false);
+        Datatype everyOther = Datatype.createVector(3, 1, 2, MPI.INT);
+        everyOther.commit();
+        ShiftParms s = ring.shift(0, 1);
+        int[] out = new int[5];
+        for (int i = 0; i < 5; i++) out[i] = 100 * rank + i;
+        int[] in = {-1, -1, -1, -1, -1};
+        ring.sendRecv(out, 1, everyOther, s.getRankDest(), 7, in, 1, everyOther, s.getRankSource(), 7);
+        int src = s.getRankSource();
+        int[] expect = {100 * src, -1, 100 * src + 2, -1, 100 * src + 4};
+        for (int i = 0; i < 5; i++) Check.equal(expect[i], in[i], "element " + i + " received from rank " + src);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> ring.neighborAllGather(new int[5], 1, everyOther,
+                new int[10], 1, everyOther), "gaps");
+        everyOther.free();
+        ring.free();
     }
 
     // ---- bad input --------------------------------------------------------------------------------
