@@ -381,6 +381,14 @@ final class FabricComm implements BackendComm, CollChannel {
         call("finalize", () -> coll.barrier());
     }
 
+    // ---- intercommunicators and ports (issue 10) -------------------------------------------
+
+    @Override
+    public <T> T capability(Class<T> kind) {
+        if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new FabricInterOps(this));
+        return BackendComm.super.capability(kind);
+    }
+
     @Override
     public String toString() {
         return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
