@@ -77,6 +77,11 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
     }
 
     @Override
+    public int peerCount() {
+        return remote.length;
+    }
+
+    @Override
     public int remoteSize() {
         return remote.length;
     }

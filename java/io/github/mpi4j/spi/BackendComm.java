@@ -99,4 +99,14 @@ public interface BackendComm extends PointToPoint {
     default <T> T capability(Class<T> kind) {
         return kind.isInstance(this) ? kind.cast(this) : null;
     }
+
+    // ---- intercommunicators (issue 10) ----------------------------------------------------
+
+    /**
+     * How many ranks point-to-point calls address: {@link #size()} on an intracommunicator, the
+     * remote group's size on an intercommunicator.
+     */
+    default int peerCount() {
+        return size();
+    }
 }
