@@ -20,6 +20,25 @@ class IntercommTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> portsFabricThreads() {
+        return SuiteRunner.threads(PortsSuite.class, 1, 3);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> portsFabricProcesses() {
+        return SuiteRunner.run(PortsSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 2);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> portsMpi() {
+        return Stream.of(
+                DynamicContainer.dynamicContainer("Open MPI",
+                        SuiteRunner.run(PortsSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 2)),
+                DynamicContainer.dynamicContainer("MPICH",
+                        SuiteRunner.run(PortsSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
+    }
+
+    @TestFactory
     Stream<DynamicNode> fabricProcesses() {
         return SuiteRunner.run(InterSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
     }
