@@ -2,6 +2,8 @@ package io.github.mpi4j.backend.mpi;
 
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.Intercommunication;
+import io.github.mpi4j.spi.Mpi;
+import mpi.MPIException;
 
 /**
  * The {@link Intercommunication} capability of an MPI communicator: each call is the MPI call
@@ -70,9 +72,25 @@ final class MpiInter implements Intercommunication {
         }
     }
 
+    /**
+     * The MPI library's error for a port or name call, restated with the call's name and its
+     * argument; a library that lacks the feature (MPICH's ucx netmod has no ports) says so as
+     * MPI.ERR_UNSUPPORTED_OPERATION.
+     */
+    private static MPIException restated(String call, String what, MPIException e) {
+        String m = e.getMessage();
+        boolean unsupported = m != null && m.contains("not supported");
+        return MPIException.of(unsupported ? Mpi.ERR_UNSUPPORTED_OPERATION : e.getErrorClass(),
+                call + ": " + what + (unsupported ? " is not supported by this MPI library: " : " failed: ") + m);
+    }
+
     @Override
     public String openPort() {
-        return MpiInterNative.openPort0();
+        try {
+            return MpiInterNative.openPort0();
+        } catch (MPIException e) {
+            throw restated("openPort", "opening a port", e);
+        }
     }
 
     @Override
@@ -112,16 +130,32 @@ final class MpiInter implements Intercommunication {
 
     @Override
     public void publishName(String service, String port) {
-        MpiInterNative.publish0(service, port, true);
+        try {
+            MpiInterNative.publish0(service, port, true);
+        } catch (MPIException e) {
+            throw restated("publishName", "publishing service '" + service + "'", e);
+        }
     }
 
     @Override
     public void unpublishName(String service, String port) {
-        MpiInterNative.publish0(service, port, false);
+        try {
+            MpiInterNative.publish0(service, port, false);
+        } catch (MPIException e) {
+            throw restated("unpublishName", "unpublishing service '" + service + "'", e);
+        }
     }
 
     @Override
     public String lookupName(String service) {
-        return MpiInterNative.lookup0(service);
+        try {
+            return MpiInterNative.lookup0(service);
+        } catch (MPIException e) {
+            if (e.getErrorClass() == Mpi.ERR_NAME) {
+                throw MPIException.of(Mpi.ERR_NAME, "lookupName: no port is published under service '" + service
+                        + "' (" + e.getMessage() + ")");
+            }
+            throw restated("lookupName", "looking up service '" + service + "'", e);
+        }
     }
 }
