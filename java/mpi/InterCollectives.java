@@ -91,9 +91,12 @@ final class InterCollectives {
      * others of that group {@code MPI.PROC_NULL}, and every rank of the other group that root's
      * rank. Every rank learns the verdict of all: the first reduction brings each group the
      * other's roots; the second each rank's failure to the other group; the third those counts
-     * back, so both groups know of a failure anywhere.
+     * back, so both groups know of a failure anywhere. A rank whose own arguments failed their
+     * checks ({@code local}) takes part all the same and throws that failure at the end, so
+     * that the other ranks do not wait for it.
      */
-    private static void agreeOnRoot(String call, BackendComm c, CollectiveOps ops, int root, int remote) {
+    private static void agreeOnRoot(String call, BackendComm c, CollectiveOps ops, int root, int remote,
+                                    MPIException local) {
         long role = root == MPI.ROOT ? 0 : root == MPI.PROC_NULL ? 1 : 2;
         long idx = role == 2 ? root : 0;
         long[] mine = {role == 0 ? 1 : 0, role == 1 ? 1 : 0, role == 2 ? 1 : 0, idx, idx * idx,
@@ -120,15 +123,16 @@ final class InterCollectives {
                     : r[5] != root + 1 ? "the remote group's root is its rank " + (r[5] - 1) + ", not " + root
                     : "the remote group's other ranks must pass MPI.PROC_NULL";
         }
-        long fail = problem == null ? 0 : 1;
+        long fail = problem == null && local == null ? 0 : 1;
         long theirs = sum(call, ops, new long[] {fail})[0];
         long back = sum(call, ops, new long[] {fail + theirs})[0];
+        if (local != null) throw local;
         if (problem != null) {
             throw MPIException.of(MPI.ERR_ROOT, call + ": root " + rootName(root) + " on an intercommunicator: " + problem);
         }
         if (theirs != 0 || back != 0) {
-            throw MPIException.of(MPI.ERR_ROOT, call + ": the roots passed on the intercommunicator do not agree "
-                    + "(another rank reported how); this rank passed " + rootName(root));
+            throw MPIException.of(MPI.ERR_ROOT, call + ": another rank of the intercommunicator refused its arguments "
+                    + "or the roots do not agree (that rank's exception says how); this rank passed " + rootName(root));
         }
     }
 
@@ -158,12 +162,22 @@ final class InterCollectives {
     static Request bcast(Comm comm, String call, boolean nb, Object buf, int off, int count, Datatype type,
                          int root) {
         return call(comm, call, nb, (c, ops, remote) -> {
-            checkRoot(call, root, remote);
-            Comm.checkCount(call, "count", count);
-            TypeDesc t = root == MPI.PROC_NULL ? Predefined.T_BYTE : type(call, "datatype", type);
-            Buf b = root == MPI.PROC_NULL ? null : Buffers.resolve(call, "buf", buf, off, count, t, root != MPI.ROOT);
+            TypeDesc t = Predefined.T_BYTE;
+            Buf b = null;
+            MPIException bad = null;
+            try {
+                checkRoot(call, root, remote);
+                Comm.checkCount(call, "count", count);
+                if (root != MPI.PROC_NULL) {
+                    t = type(call, "datatype", type);
+                    b = Buffers.resolve(call, "buf", buf, off, count, t, root != MPI.ROOT);
+                }
+            } catch (MPIException e) {
+                if (nb) throw e;
+                bad = e;
+            }
             if (!nb) {
-                agreeOnRoot(call, c, ops, root, remote);
+                agreeOnRoot(call, c, ops, root, remote, bad);
                 ops.bcast(b, count, t, root);
                 return null;
             }
@@ -174,15 +188,24 @@ final class InterCollectives {
     static Request reduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                           int count, Datatype type, Op op, int root) {
         return call(comm, call, nb, (c, ops, remote) -> {
-            checkRoot(call, root, remote);
-            Comm.checkCount(call, "count", count);
-            TypeDesc t = type(call, "datatype", type);
-            OpDesc o = Comm.op(call, op, t);
-            noInPlace(call, "sendbuf", sendbuf);
-            Buf s = root >= 0 ? Buffers.resolve(call, "sendbuf", sendbuf, soff, count, t, false) : null;
-            Buf r = root == MPI.ROOT ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
+            TypeDesc t = null;
+            OpDesc o = null;
+            Buf s = null, r = null;
+            MPIException bad = null;
+            try {
+                checkRoot(call, root, remote);
+                Comm.checkCount(call, "count", count);
+                t = type(call, "datatype", type);
+                o = Comm.op(call, op, t);
+                noInPlace(call, "sendbuf", sendbuf);
+                s = root >= 0 ? Buffers.resolve(call, "sendbuf", sendbuf, soff, count, t, false) : null;
+                r = root == MPI.ROOT ? Buffers.resolve(call, "recvbuf", recvbuf, roff, count, t, true) : null;
+            } catch (MPIException e) {
+                if (nb) throw e;
+                bad = e;
+            }
             if (!nb) {
-                agreeOnRoot(call, c, ops, root, remote);
+                agreeOnRoot(call, c, ops, root, remote, bad);
                 ops.reduce(s, r, count, t, o, root);
                 return null;
             }
@@ -213,26 +236,32 @@ final class InterCollectives {
                           Datatype recvtype, int root) {
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
-            checkRoot(call, root, remote);
-            noInPlace(call, "sendbuf", sendbuf);
             Buf s = null, r = null;
             TypeDesc st = null, rt = null;
-            if (root == MPI.ROOT) {
-                rt = type(call, "recvtype", recvtype);
-                int items;
-                if (v) {
-                    items = Comm.checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, remote);
-                } else {
-                    Comm.checkCount(call, "recvcount", recvcount);
-                    items = mul(call, recvcount, remote);
+            MPIException bad = null;
+            try {
+                checkRoot(call, root, remote);
+                noInPlace(call, "sendbuf", sendbuf);
+                if (root == MPI.ROOT) {
+                    rt = type(call, "recvtype", recvtype);
+                    int items;
+                    if (v) {
+                        items = Comm.checkCountsDispls(call, "recvcounts", recvcounts, "displs", displs, remote);
+                    } else {
+                        Comm.checkCount(call, "recvcount", recvcount);
+                        items = mul(call, recvcount, remote);
+                    }
+                    r = Buffers.resolve(call, "recvbuf", recvbuf, roff, items, rt, true);
+                } else if (root >= 0) {
+                    st = type(call, "sendtype", sendtype);
+                    Comm.checkCount(call, "sendcount", sendcount);
+                    s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
                 }
-                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, items, rt, true);
-            } else if (root >= 0) {
-                st = type(call, "sendtype", sendtype);
-                Comm.checkCount(call, "sendcount", sendcount);
-                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, sendcount, st, false);
+            } catch (MPIException e) {
+                if (nb) throw e;
+                bad = e;
             }
-            if (!nb) agreeOnRoot(call, c, ops, root, remote);
+            if (!nb) agreeOnRoot(call, c, ops, root, remote, bad);
             BackendRequest br;
             if (v) {
                 if (!nb) {
@@ -256,26 +285,32 @@ final class InterCollectives {
                            Datatype recvtype, int root) {
         boolean v = sendcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
-            checkRoot(call, root, remote);
-            noInPlace(call, "recvbuf", recvbuf);
             Buf s = null, r = null;
             TypeDesc st = null, rt = null;
-            if (root == MPI.ROOT) {
-                st = type(call, "sendtype", sendtype);
-                int items;
-                if (v) {
-                    items = Comm.checkCountsDispls(call, "sendcounts", sendcounts, "displs", displs, remote);
-                } else {
-                    Comm.checkCount(call, "sendcount", sendcount);
-                    items = mul(call, sendcount, remote);
+            MPIException bad = null;
+            try {
+                checkRoot(call, root, remote);
+                noInPlace(call, "recvbuf", recvbuf);
+                if (root == MPI.ROOT) {
+                    st = type(call, "sendtype", sendtype);
+                    int items;
+                    if (v) {
+                        items = Comm.checkCountsDispls(call, "sendcounts", sendcounts, "displs", displs, remote);
+                    } else {
+                        Comm.checkCount(call, "sendcount", sendcount);
+                        items = mul(call, sendcount, remote);
+                    }
+                    s = Buffers.resolve(call, "sendbuf", sendbuf, soff, items, st, false);
+                } else if (root >= 0) {
+                    rt = type(call, "recvtype", recvtype);
+                    Comm.checkCount(call, "recvcount", recvcount);
+                    r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
                 }
-                s = Buffers.resolve(call, "sendbuf", sendbuf, soff, items, st, false);
-            } else if (root >= 0) {
-                rt = type(call, "recvtype", recvtype);
-                Comm.checkCount(call, "recvcount", recvcount);
-                r = Buffers.resolve(call, "recvbuf", recvbuf, roff, recvcount, rt, true);
+            } catch (MPIException e) {
+                if (nb) throw e;
+                bad = e;
             }
-            if (!nb) agreeOnRoot(call, c, ops, root, remote);
+            if (!nb) agreeOnRoot(call, c, ops, root, remote, bad);
             BackendRequest br;
             if (v) {
                 if (!nb) {

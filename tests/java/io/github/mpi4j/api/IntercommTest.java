@@ -20,6 +20,20 @@ class IntercommTest {
     }
 
     @TestFactory
+    Stream<DynamicNode> errorsFabricThreads() {
+        return SuiteRunner.threads(InterErrorSuite.class, 2, 3, 5);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> errorsMpi() {
+        return Stream.of(
+                DynamicContainer.dynamicContainer("Open MPI",
+                        SuiteRunner.run(InterErrorSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 2, 3)),
+                DynamicContainer.dynamicContainer("MPICH",
+                        SuiteRunner.run(InterErrorSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
+    }
+
+    @TestFactory
     Stream<DynamicNode> portsFabricThreads() {
         return SuiteRunner.threads(PortsSuite.class, 1, 3);
     }
