@@ -2009,17 +2009,8 @@ public class Comm implements Freeable, Cloneable {
         }
         io.github.mpi4j.spi.Intercommunication ic = capability("disconnect",
                 io.github.mpi4j.spi.Intercommunication.class, "intercommunicators");
-        c.beginCollective("disconnect", false);
-        Throwable failure = null;
-        try {
-            ic.disconnect();
-            impl = null;
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            c.endCollective(failure);
-        }
+        ic.disconnect();
+        impl = null;
     }
 
     /** mpiJava-style name of {@link #disconnect}. */

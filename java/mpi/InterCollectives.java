@@ -48,7 +48,7 @@ final class InterCollectives {
         c.beginCollective(call, nb);
         Throwable failure = null;
         try {
-            int remote = inter(comm, call).remoteSize();
+            int remote = c.peerCount(); // the remote group's size
             return body.run(c, c.collectives(), remote);
         } catch (RuntimeException | Error e) {
             failure = e;

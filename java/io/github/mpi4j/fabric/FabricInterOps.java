@@ -172,7 +172,16 @@ final class FabricInterOps implements Intercommunication {
 
     @Override
     public void disconnect() {
-        comm.collectives().barrier();
+        comm.beginCollective("disconnect", false);
+        Throwable failure = null;
+        try {
+            comm.collectives().barrier();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
         comm.free();
     }
 

@@ -97,7 +97,15 @@ public class InterSuite {
         Intercomm dup = ic.dup();
         Check.isTrue(dup.isInter(), "a duplicate is inter");
         Check.equal(h.remoteSize, dup.getRemoteSize(), "dup remote size");
-        dup.free();
+        dup.disconnect();
+        Check.isTrue(dup.isNull(), "a disconnected intercommunicator is null");
+        // disconnect works on an intracommunicator too (MPI_Comm_disconnect).
+        Intracomm intra = comm.dup();
+        intra.disconnect();
+        Check.isTrue(intra.isNull(), "a disconnected intracommunicator is null");
+        if (MPI.isInitialized()) {
+            Check.throwsMpi(MPI.ERR_COMM, () -> MPI.COMM_WORLD.disconnect(), "cannot be disconnected");
+        }
         other.free();
         h.free();
     }
