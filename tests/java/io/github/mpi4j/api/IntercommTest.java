@@ -28,7 +28,7 @@ class IntercommTest {
     Stream<DynamicNode> errorsMpi() {
         return Stream.of(
                 DynamicContainer.dynamicContainer("Open MPI",
-                        SuiteRunner.run(InterErrorSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 2, 3)),
+                        SuiteRunner.run(InterErrorSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 3)),
                 DynamicContainer.dynamicContainer("MPICH",
                         SuiteRunner.run(InterErrorSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
     }
