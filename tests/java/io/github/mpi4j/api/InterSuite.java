@@ -144,6 +144,16 @@ public class InterSuite {
             for (int i = 0; i < h.remoteSize; i++) expect += h.remoteCommRank(i);
             Check.equal(expect, sum, "sum over the odds");
         }
+        // MPI.OBJECT (mpiJava) between partners.
+        if (me < h.remoteSize) {
+            Object[] out = {"from " + h.rank, (long) h.rank};
+            Object[] back = new Object[2];
+            Request ro = ic.Irecv(back, 0, 2, MPI.OBJECT, me, 8);
+            ic.Send(out, 0, 2, MPI.OBJECT, me, 8);
+            ro.Wait();
+            Check.equal("from " + h.remoteCommRank(me), back[0], "object message");
+            Check.equal((long) h.remoteCommRank(me), back[1], "object message, second item");
+        }
         // sendRecv between partners, PROC_NULL where there is none.
         int partner = me < h.remoteSize ? me : MPI.PROC_NULL;
         double[] got = {-1};
