@@ -24,9 +24,10 @@ import io.github.mpi4j.spi.TypeDesc;
  *   <li>{@code MPI.IN_PLACE} and {@code MPI.OBJECT} are refused, as MPI defines no in-place
  *       forms on intercommunicators and the object path needs an intracommunicator.</li>
  *   <li>The blocking rooted calls first check that the roots agree across the two groups
- *       (three reductions of a few integers between the groups), so that a wrong root fails
- *       at every rank with a message instead of hanging. The non-blocking ones check only
- *       locally: waiting for the other group there would make them block.</li>
+ *       (three reductions of a few integers between the groups), so that a wrong root, or a
+ *       bad argument at one rank, fails every rank with a message instead of hanging. The
+ *       non-blocking ones check only locally: waiting for the other group there would make
+ *       them block.</li>
  * </ul>
  */
 final class InterCollectives {
