@@ -111,9 +111,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** What point-to-point ranks name (intercommunicators: the remote group; issue 10). */
     private static String peersOf(BackendComm c) {
-        return c.peerCount() == c.size() && !(c.capability(io.github.mpi4j.spi.Intercommunication.class) != null
-                && c.capability(io.github.mpi4j.spi.Intercommunication.class).isInter())
-                ? "this communicator" : "the remote group";
+        io.github.mpi4j.spi.Intercommunication ic = c.capability(io.github.mpi4j.spi.Intercommunication.class);
+        return ic != null && ic.isInter() ? "the remote group" : "this communicator";
     }
 
     static void checkSendTag(String call, BackendComm c, int tag) {
