@@ -54,6 +54,11 @@ static inline int rank_in(jint r) {
 static inline int tag_in(jint t) {
     return t == J_ANY_TAG ? MPI_ANY_TAG : (int)t;
 }
+/* Roots of collectives: MPI_ROOT and MPI_PROC_NULL on intercommunicators (issue 10). */
+#define J_ROOT (-4)
+static inline int root_in(jint r) {
+    return r == J_ROOT ? MPI_ROOT : r == J_PROC_NULL ? MPI_PROC_NULL : (int)r;
+}
 
 /* ---- the bridge's concerns ------------------------------------------------------------------
  * One C file per concern. Each defines <name>_on_load (caches its class, method and field IDs
@@ -70,7 +75,8 @@ static inline int tag_in(jint t) {
     X(ops)                    \
     X(comm)                   \
     X(p2p)                    \
-    X(coll)
+    X(coll)                   \
+    X(inter)
 
 #define MPI4J_DECLARE_CONCERN(name)     \
     int name##_on_load(JNIEnv *env);    \

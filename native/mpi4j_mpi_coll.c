@@ -38,6 +38,7 @@ JNIEXPORT jlong JNICALL JNI_FN(barrier0)(JNIEnv *env, jclass cls, jlong comm, jb
 JNIEXPORT jlong JNICALL JNI_FN(bcast0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                        jint count, jlong type, jint root, jboolean nb) {
     (void)cls;
+    root = root_in(root); /* MPI_ROOT, MPI_PROC_NULL: intercommunicators (issue 10) */
     ubuf b;
     MPI_Request r = MPI_REQUEST_NULL;
     arg_buf(&b, buf, mode, off);
@@ -52,6 +53,7 @@ JNIEXPORT jlong JNICALL JNI_FN(reduce0)(JNIEnv *env, jclass cls, jlong comm, job
                                         jobject rbuf, jint rmode, jlong roff, jint count, jlong type, jlong op,
                                         jint root, jboolean all, jboolean nb) {
     (void)cls;
+    root = root_in(root); /* MPI_ROOT, MPI_PROC_NULL: intercommunicators (issue 10) */
     ubuf b[2];
     MPI_Request r = MPI_REQUEST_NULL;
     arg_buf(&b[0], sbuf, smode, soff);
@@ -76,6 +78,7 @@ JNIEXPORT jlong JNICALL JNI_FN(coll0)(JNIEnv *env, jclass cls, jint kind, jlong 
                                       jlong soff, jint scount, jlong stype, jobject rbuf, jint rmode, jlong roff,
                                       jint rcount, jlong rtype, jint root, jboolean nb) {
     (void)cls;
+    root = root_in(root); /* MPI_ROOT, MPI_PROC_NULL: intercommunicators (issue 10) */
     ubuf b[2];
     MPI_Request r = MPI_REQUEST_NULL;
     arg_buf(&b[0], sbuf, smode, soff);
@@ -134,6 +137,7 @@ JNIEXPORT jlong JNICALL JNI_FN(vcoll0)(JNIEnv *env, jclass cls, jint kind, jlong
                                        jobject rbuf, jint rmode, jlong roff, jint rcount, jobject rcounts,
                                        jobject rdispls, jlong rtype, jint root, jboolean nb) {
     (void)cls;
+    root = root_in(root); /* MPI_ROOT, MPI_PROC_NULL: intercommunicators (issue 10) */
     int *sc = ints(env, scounts), *sd = ints(env, sdispls), *rc_ = ints(env, rcounts), *rd = ints(env, rdispls);
     ubuf b[2];
     MPI_Request r = MPI_REQUEST_NULL;

@@ -95,18 +95,24 @@ public class Comm implements Freeable, Cloneable {
 
     static void checkDest(String call, BackendComm c, int dest) {
         if (dest == MPI.PROC_NULL) return;
-        if (dest < 0 || dest >= c.size()) {
-            throw MPIException.of(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of this communicator "
-                    + "(size " + c.size() + "; MPI.PROC_NULL is also allowed)");
+        if (dest < 0 || dest >= c.peerCount()) {
+            throw MPIException.of(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of " + peersOf(c)
+                    + " (size " + c.peerCount() + "; MPI.PROC_NULL is also allowed)");
         }
     }
 
     static void checkSource(String call, BackendComm c, int source) {
         if (source == MPI.ANY_SOURCE || source == MPI.PROC_NULL) return;
-        if (source < 0 || source >= c.size()) {
-            throw MPIException.of(MPI.ERR_RANK, call + ": source " + source + " is not a rank of this communicator "
-                    + "(size " + c.size() + "; MPI.ANY_SOURCE and MPI.PROC_NULL are also allowed)");
+        if (source < 0 || source >= c.peerCount()) {
+            throw MPIException.of(MPI.ERR_RANK, call + ": source " + source + " is not a rank of " + peersOf(c)
+                    + " (size " + c.peerCount() + "; MPI.ANY_SOURCE and MPI.PROC_NULL are also allowed)");
         }
+    }
+
+    /** What point-to-point ranks name (intercommunicators: the remote group; issue 10). */
+    private static String peersOf(BackendComm c) {
+        io.github.mpi4j.spi.Intercommunication ic = c.capability(io.github.mpi4j.spi.Intercommunication.class);
+        return ic != null && ic.isInter() ? "the remote group" : "this communicator";
     }
 
     static void checkSendTag(String call, BackendComm c, int tag) {
@@ -386,7 +392,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final boolean isInter() {
         impl("isInter");
-        return false;
+        return this instanceof Intercomm;
     }
 
     /** MPI.IDENT, MPI.CONGRUENT, MPI.SIMILAR or MPI.UNEQUAL. */
@@ -602,6 +608,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     final Request barrierImpl(String call, boolean nb) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.barrier(this, call, nb);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -618,6 +627,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     final Request bcastImpl(String call, boolean nb, Object buf, int offset, int count, Datatype type, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.bcast(this, call, nb, buf, offset, count, type, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -644,6 +656,9 @@ public class Comm implements Freeable, Cloneable {
 
     final Request reduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                              int count, Datatype type, Op op, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.reduce(this, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -683,6 +698,9 @@ public class Comm implements Freeable, Cloneable {
 
     final Request allReduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                 int count, Datatype type, Op op) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.allReduce(this, call, nb, sendbuf, soff, recvbuf, roff, count, type, op);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -711,6 +729,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request gatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                              Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.gather(this, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, null, null, recvtype, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -753,6 +775,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request gathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.gather(this, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff, 0,
+                    recvcounts, displs, recvtype, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -798,6 +824,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request scatterImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.scatter(this, call, nb, sendbuf, soff, sendcount, null, null, sendtype,
+                    recvbuf, roff, recvcount, recvtype, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -841,6 +871,10 @@ public class Comm implements Freeable, Cloneable {
     final Request scattervImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] displs,
                                Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype,
                                int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.scatter(this, call, nb, sendbuf, soff, 0, sendcounts, displs, sendtype,
+                    recvbuf, roff, recvcount, recvtype, root);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -886,6 +920,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request allGatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
                                 Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.allGather(this, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, null, null, recvtype);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -925,6 +963,10 @@ public class Comm implements Freeable, Cloneable {
     final Request allGathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
                                  Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] displs,
                                  Datatype recvtype) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.allGather(this, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff, 0,
+                    recvcounts, displs, recvtype);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -963,6 +1005,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request allToAllImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                                Object recvbuf, int roff, int recvcount, Datatype recvtype) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.allToAll(this, call, nb, sendbuf, soff, sendcount, null, null, sendtype,
+                    recvbuf, roff, recvcount, null, null, recvtype);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -1003,6 +1049,10 @@ public class Comm implements Freeable, Cloneable {
     final Request allToAllvImpl(String call, boolean nb, Object sendbuf, int soff, int[] sendcounts, int[] sdispls,
                                 Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] rdispls,
                                 Datatype recvtype) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.allToAll(this, call, nb, sendbuf, soff, 0, sendcounts, sdispls, sendtype,
+                    recvbuf, roff, 0, recvcounts, rdispls, recvtype);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -1044,6 +1094,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request reduceScatterImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                     int[] recvcounts, Datatype type, Op op) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.reduceScatter(this, call, nb, sendbuf, soff, recvbuf, roff, 0, recvcounts,
+                    type, op);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -1081,6 +1135,10 @@ public class Comm implements Freeable, Cloneable {
 
     final Request reduceScatterBlockImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                          int roff, int recvcount, Datatype type, Op op) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            return InterCollectives.reduceScatter(this, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
+                    null, type, op);
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, nb);
         Throwable failure = null;
@@ -1296,6 +1354,10 @@ public class Comm implements Freeable, Cloneable {
     /** {@code sendbufs == null} means the in-place form. */
     private void allReduceManyImpl(String call, Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type,
                                    Op op) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            throw MPIException.of(MPI.ERR_COMM, call + ": the bucketed form is not supported on an intercommunicator; "
+                    + "reduce the buckets one at a time");
+        }
         BackendComm c = impl(call);
         c.beginCollective(call, false);
         Throwable failure = null;
@@ -1605,6 +1667,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether this rank is {@code root} (after checking root). */
     private boolean isRootHere(String call, int root) {
+        if (this instanceof Intercomm) { // intercommunicators (issue 10)
+            throw MPIException.of(MPI.ERR_ARG, call + ": the in-place form is not allowed on an intercommunicator "
+                    + "(MPI defines none there); pass separate send and receive buffers");
+        }
         BackendComm c = impl(call);
         checkRoot(call, c, root);
         return c.rank() == root;
@@ -1973,5 +2039,92 @@ public class Comm implements Freeable, Cloneable {
                                             Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
         return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
                 recvbuf, recvcount, rdispls, recvtype);
+    }
+
+    // ---- intercommunicators and dynamic processes (issue 10) -------------------------------
+
+    /**
+     * MPI_Intercomm_create, called on the peer communicator (as the Open MPI bindings and
+     * mpiJava 1.2 define it): {@code localComm} is this process's group, {@code localLeader} its
+     * leader there; {@code remoteLeader} the other group's leader, as a rank of this (the peer)
+     * communicator, significant at the local leader only; {@code tag} is used between the two
+     * leaders on this communicator. Collective over {@code localComm}.
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
+        return createIntercommImpl("createIntercomm", localComm, localLeader, remoteLeader, tag);
+    }
+
+    /** mpiJava 1.2 name of {@link #createIntercomm}. */
+    public final Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
+        return createIntercommImpl("Create_intercomm", local_comm, local_leader, remote_leader, tag);
+    }
+
+    private Intercomm createIntercommImpl(String call, Comm localComm, int localLeader, int remoteLeader, int tag) {
+        BackendComm peer = impl(call);
+        if (localComm == null) throw MPIException.of(MPI.ERR_COMM, call + ": localComm is null");
+        BackendComm local = localComm.impl(call);
+        local.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            if (localComm instanceof Intercomm) {
+                throw MPIException.of(MPI.ERR_COMM, call + ": localComm " + localComm.name
+                        + " is an intercommunicator; it must be an intracommunicator");
+            }
+            if (localLeader < 0 || localLeader >= local.size()) {
+                throw MPIException.of(MPI.ERR_RANK, call + ": localLeader " + localLeader + " is not a rank of localComm"
+                        + " [0, " + local.size() + ")");
+            }
+            io.github.mpi4j.spi.Intercommunication ic = localComm.capability(call,
+                    io.github.mpi4j.spi.Intercommunication.class, "intercommunicators");
+            // The leader's arguments are checked there only; it tells its group before anyone waits.
+            MPIException bad = null;
+            if (local.rank() == localLeader) {
+                if (remoteLeader < 0 || remoteLeader >= peer.size()) {
+                    bad = MPIException.of(MPI.ERR_RANK, call + ": remoteLeader " + remoteLeader
+                            + " is not a rank of the peer communicator " + name + " [0, " + peer.size() + ")");
+                } else if (remoteLeader == peer.rank()) {
+                    bad = MPIException.of(MPI.ERR_RANK, call + ": remoteLeader " + remoteLeader
+                            + " is this process, the local leader; it must lead the other group");
+                } else if (tag < 0 || tag > peer.tagUpperBound()) {
+                    bad = MPIException.of(MPI.ERR_TAG, call + ": tag " + tag + " is not in [0, "
+                            + peer.tagUpperBound() + "]");
+                }
+            }
+            int[] verdict = {bad == null ? 0 : 1};
+            local.collectives().bcast(new Buf(verdict, io.github.mpi4j.spi.BaseKind.INT, 0, 1), 1,
+                    io.github.mpi4j.spi.Predefined.T_INT, localLeader);
+            if (bad != null) throw bad;
+            if (verdict[0] != 0) {
+                throw MPIException.of(MPI.ERR_ARG, call + ": the local leader (rank " + localLeader
+                        + ") refused its arguments; its exception says why");
+            }
+            return new Intercomm(session, ic.createIntercomm(localLeader, peer, remoteLeader, tag),
+                    localComm.name + ".inter");
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            local.endCollective(failure);
+        }
+    }
+
+    /**
+     * MPI_Comm_disconnect: waits for the communicator's pending traffic (collective over it),
+     * then frees it. MPI.COMM_WORLD and MPI.COMM_SELF cannot be disconnected.
+     */
+    public final void disconnect() {
+        BackendComm c = impl("disconnect");
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw MPIException.of(MPI.ERR_COMM, "disconnect: " + name + " cannot be disconnected");
+        }
+        io.github.mpi4j.spi.Intercommunication ic = capability("disconnect",
+                io.github.mpi4j.spi.Intercommunication.class, "intercommunicators");
+        ic.disconnect();
+        impl = null;
+    }
+
+    /** mpiJava-style name of {@link #disconnect}. */
+    public final void Disconnect() {
+        disconnect();
     }
 }

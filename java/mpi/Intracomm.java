@@ -341,4 +341,73 @@ public class Intracomm extends Comm {
     public final Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
         return Topologies.createGraph(this, "Create_graph", index, edges, reorder, true);
     }
+
+    // ---- intercommunicators and dynamic processes (issue 10): see DynamicPorts ------------
+
+    /**
+     * MPI_Comm_create_group: the communicator of {@code group}, made by its members only (the
+     * other ranks of this communicator take no part); {@code tag} tells concurrent calls apart.
+     */
+    public final Intracomm createGroup(Group group, int tag) {
+        return DynamicPorts.createGroup(this, group, tag);
+    }
+
+    /** MPI_Open_port: a new port name of this process. */
+    public static String openPort() {
+        return DynamicPorts.openPort(null);
+    }
+
+    public static String openPort(Info info) {
+        return DynamicPorts.openPort(info);
+    }
+
+    /** MPI_Close_port. */
+    public static void closePort(String name) {
+        DynamicPorts.closePort(name);
+    }
+
+    /** MPI_Comm_accept: collective; {@code port} is significant at {@code root} only. */
+    public final Intercomm accept(String port, int root) {
+        return DynamicPorts.acceptOrConnect(this, "accept", port, null, root);
+    }
+
+    public final Intercomm accept(String port, Info info, int root) {
+        return DynamicPorts.acceptOrConnect(this, "accept", port, info, root);
+    }
+
+    /** MPI_Comm_connect: collective; {@code port} is significant at {@code root} only. */
+    public final Intercomm connect(String port, int root) {
+        return DynamicPorts.acceptOrConnect(this, "connect", port, null, root);
+    }
+
+    public final Intercomm connect(String port, Info info, int root) {
+        return DynamicPorts.acceptOrConnect(this, "connect", port, info, root);
+    }
+
+    /** MPI_Publish_name. */
+    public static void publishName(String service, String port) {
+        DynamicPorts.publishName(service, null, port);
+    }
+
+    public static void publishName(String service, Info info, String port) {
+        DynamicPorts.publishName(service, info, port);
+    }
+
+    /** MPI_Unpublish_name. */
+    public static void unpublishName(String service, String port) {
+        DynamicPorts.unpublishName(service, null, port);
+    }
+
+    public static void unpublishName(String service, Info info, String port) {
+        DynamicPorts.unpublishName(service, info, port);
+    }
+
+    /** MPI_Lookup_name: the port published under {@code service}; throws when there is none. */
+    public static String lookupName(String service) {
+        return DynamicPorts.lookupName(service, null);
+    }
+
+    public static String lookupName(String service, Info info) {
+        return DynamicPorts.lookupName(service, info);
+    }
 }

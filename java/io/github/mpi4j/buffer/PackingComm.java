@@ -364,6 +364,11 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     }
 
     @Override
+    public int peerCount() {
+        return inner.peerCount();
+    }
+
+    @Override
     public int tagUpperBound() {
         return inner.tagUpperBound();
     }
@@ -429,7 +434,92 @@ public final class PackingComm implements BackendComm, CollectiveOps {
                 }
             });
         }
+        if (c != null && kind == io.github.mpi4j.spi.Intercommunication.class) {
+            return kind.cast(new Inter((io.github.mpi4j.spi.Intercommunication) c));
+        }
         return c;
+    }
+
+    /**
+     * The backend's intercommunicator calls with this layer around every communicator they make,
+     * and the backend's own communicator under a peer passed in.
+     */
+    private final class Inter implements io.github.mpi4j.spi.Intercommunication {
+        private final io.github.mpi4j.spi.Intercommunication inner;
+
+        Inter(io.github.mpi4j.spi.Intercommunication inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public BackendComm createIntercomm(int localLeader, BackendComm peer, int remoteLeader, int tag) {
+            return wrap(inner.createIntercomm(localLeader, unwrap(peer), remoteLeader, tag));
+        }
+
+        @Override
+        public boolean isInter() {
+            return inner.isInter();
+        }
+
+        @Override
+        public int remoteSize() {
+            return inner.remoteSize();
+        }
+
+        @Override
+        public int[] remoteWorldRanks() {
+            return inner.remoteWorldRanks();
+        }
+
+        @Override
+        public BackendComm merge(boolean high) {
+            return wrap(inner.merge(high));
+        }
+
+        @Override
+        public BackendComm createGroup(int[] ranks, int tag) {
+            return wrap(inner.createGroup(ranks, tag));
+        }
+
+        @Override
+        public String openPort() {
+            return inner.openPort();
+        }
+
+        @Override
+        public void closePort(String port) {
+            inner.closePort(port);
+        }
+
+        @Override
+        public BackendComm accept(String port, int root) {
+            return wrap(inner.accept(port, root));
+        }
+
+        @Override
+        public BackendComm connect(String port, int root) {
+            return wrap(inner.connect(port, root));
+        }
+
+        @Override
+        public void disconnect() {
+            inner.disconnect();
+        }
+
+        @Override
+        public void publishName(String service, String port) {
+            inner.publishName(service, port);
+        }
+
+        @Override
+        public void unpublishName(String service, String port) {
+            inner.unpublishName(service, port);
+        }
+
+        @Override
+        public String lookupName(String service) {
+            return inner.lookupName(service);
+        }
     }
 
     @Override
@@ -548,6 +638,16 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         Buf sw = s == Buf.IN_PLACE ? inPlaceR(rw, r, count, type, op) : outR(s, count, type, op);
         BackendRequest q = coll.iReduce(sw, rw, countR(count, type, op), wireR(type, op), op, root);
         return rank() != root || rw == r ? q : after(q, () -> backR(rw, r, count, type, op));
+    }
+
+    /** The backend's fused schedule for predefined types; a derived type goes buffer by buffer. */
+    @Override
+    public void allReduceMany(Buf[] sendBufs, Buf[] recvBufs, int[] counts, TypeDesc type, OpDesc op) {
+        if (!derived(type)) {
+            coll.allReduceMany(sendBufs, recvBufs, counts, type, op);
+            return;
+        }
+        for (int i = 0; i < counts.length; i++) allReduce(sendBufs[i], recvBufs[i], counts[i], type, op);
     }
 
     @Override

@@ -871,6 +871,53 @@ final class StagedComm implements BackendComm, CollectiveOps {
         public BackendComm merge(boolean high) {
             return wrap(inner.merge(high));
         }
+
+        // ---- issue 10: create_group, ports and names go to the backend as they are ----
+
+        @Override
+        public BackendComm createGroup(int[] ranks, int tag) {
+            return wrap(inner.createGroup(ranks, tag));
+        }
+
+        @Override
+        public String openPort() {
+            return inner.openPort();
+        }
+
+        @Override
+        public void closePort(String port) {
+            inner.closePort(port);
+        }
+
+        @Override
+        public BackendComm accept(String port, int root) {
+            return inner.accept(port, root);
+        }
+
+        @Override
+        public BackendComm connect(String port, int root) {
+            return inner.connect(port, root);
+        }
+
+        @Override
+        public void disconnect() {
+            inner.disconnect();
+        }
+
+        @Override
+        public void publishName(String service, String port) {
+            inner.publishName(service, port);
+        }
+
+        @Override
+        public void unpublishName(String service, String port) {
+            inner.unpublishName(service, port);
+        }
+
+        @Override
+        public String lookupName(String service) {
+            return inner.lookupName(service);
+        }
     }
 
     /**

@@ -381,6 +381,15 @@ final class FabricComm implements BackendComm, CollChannel {
         call("finalize", () -> coll.barrier());
     }
 
+    // ---- intercommunicators and ports (issue 10) -------------------------------------------
+
+    @Override
+    public <T> T capability(Class<T> kind) {
+        if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new FabricInterOps(this));
+        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
+        return BackendComm.super.capability(kind);
+    }
+
     @Override
     public String toString() {
         return "FabricComm[id=" + id + ", rank " + rank + " of " + members.length + "]";
@@ -422,11 +431,5 @@ final class FabricComm implements BackendComm, CollChannel {
     private FabricComm withNeighbours(FabricComm copy) {
         copy.neighbours = neighbours;
         return copy;
-    }
-
-    @Override
-    public <T> T capability(Class<T> kind) {
-        if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
-        return BackendComm.super.capability(kind);
     }
 }

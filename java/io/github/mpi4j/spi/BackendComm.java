@@ -117,4 +117,14 @@ public interface BackendComm extends PointToPoint {
         throw mpi.MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "matched probes (imProbe) are not supported by "
                 + getClass().getSimpleName());
     }
+
+    // ---- intercommunicators (issue 10) ----------------------------------------------------
+
+    /**
+     * How many ranks point-to-point calls address: {@link #size()} on an intracommunicator, the
+     * remote group's size on an intercommunicator.
+     */
+    default int peerCount() {
+        return size();
+    }
 }

@@ -25,6 +25,9 @@ final class MpiComm implements BackendComm, CollectiveOps {
     private final int rank;
     private final int size;
     private int tagUb = -1;
+    /** Intercommunicators (issue 10): whether this is one, and the ranks collectives and p2p address. */
+    private final boolean inter;
+    private final int peers;
 
     MpiComm(MpiBackend backend, long handle, boolean freeable) {
         this.backend = backend;
@@ -32,6 +35,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         this.freeable = freeable;
         this.rank = MpiNative.rank0(handle);
         this.size = MpiNative.size0(handle);
+        this.inter = MpiInterNative.isInter0(handle);
+        this.peers = inter ? MpiInterNative.remoteSize0(handle) : size;
     }
 
     /** For messages: MPI_COMM_WORLD, MPI_COMM_SELF or the size and this rank's place. */
@@ -71,6 +76,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
         if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
         // Topologies (issue 10): MpiTopology.
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
+        if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new MpiInter(backend, this));
         return BackendComm.super.capability(kind);
     }
 
@@ -403,7 +409,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     private BackendRequest bcastImpl(boolean nb, Buf buf, int count, TypeDesc type, int root) {
         long t = backend.type(type);
-        boolean isRoot = rank == root;
+        boolean isRoot = isRoot(root);
         long bytes = bytes(count, type);
         // The root's buffer is read, the others' written: model it as a receive buffer.
         Arg a = nb ? staged(buf, bytes, isRoot, !isRoot) : blocking(buf, bytes, isRoot, !isRoot, false, 0);
@@ -436,6 +442,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     private BackendRequest reduceImpl(boolean nb, boolean all, Buf s, Buf r, int count, TypeDesc type, OpDesc op,
                                       int root) {
+        // MPICH refuses a null sendbuf at MPI_ROOT of an intercommunicator, where MPI ignores it.
+        if (inter && s == null && r != null) s = r;
         long t = backend.type(type);
         long bytes = bytes(count, type);
         // Last before run(), which ends the use of a user op on every path.
@@ -475,10 +483,10 @@ final class MpiComm implements BackendComm, CollectiveOps {
                                     int root) {
         long sth = typeOrZero(st);
         long rth = typeOrZero(rt);
-        boolean isRoot = rank == root;
-        long sItems = kind == MpiNative.SCATTER && isRoot || kind == MpiNative.ALLTOALL ? (long) sc * size : sc;
+        boolean isRoot = isRoot(root);
+        long sItems = kind == MpiNative.SCATTER && isRoot || kind == MpiNative.ALLTOALL ? (long) sc * peers : sc;
         long rItems = kind == MpiNative.GATHER && isRoot || kind == MpiNative.ALLGATHER
-                || kind == MpiNative.ALLTOALL ? (long) rc * size : rc;
+                || kind == MpiNative.ALLTOALL ? (long) rc * peers : rc;
         long sBytes = st == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, sItems), st);
         long rBytes = rt == null ? 0 : bytes((int) Math.min(Integer.MAX_VALUE, rItems), rt);
         return run(COLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r},
@@ -532,10 +540,10 @@ final class MpiComm implements BackendComm, CollectiveOps {
                                      int root) {
         long sth = typeOrZero(st);
         long rth = typeOrZero(rt);
-        IntBuffer scB = ints(scounts, size, nb, 0), sdB = ints(sdispls, size, nb, 1);
-        IntBuffer rcB = ints(rcounts, size, nb, 2), rdB = ints(rdispls, size, nb, 3);
-        long sBytes = scounts != null ? vBytes(scounts, sdispls, size, st) : bytes(sc, st);
-        long rBytes = rcounts != null ? vBytes(rcounts, rdispls, size, rt) : bytes(rc, rt);
+        IntBuffer scB = ints(scounts, peers, nb, 0), sdB = ints(sdispls, peers, nb, 1);
+        IntBuffer rcB = ints(rcounts, peers, nb, 2), rdB = ints(rdispls, peers, nb, 3);
+        long sBytes = scounts != null ? vBytes(scounts, sdispls, peers, st) : bytes(sc, st);
+        long rBytes = rcounts != null ? vBytes(rcounts, rdispls, peers, rt) : bytes(rc, rt);
         return run(VCOLL_NAMES[kind], nb, s, sBytes, r, rBytes, false, null, new Object[] {s, r, scB, sdB, rcB, rdB},
                 (sa, ra) -> MpiNative.vcoll0(kind, handle, sa.obj, sa.mode, sa.off, sc, scB, sdB, sth, ra.obj,
                         ra.mode, ra.off, rc, rcB, rdB, rth, root, nb));
@@ -725,5 +733,21 @@ final class MpiComm implements BackendComm, CollectiveOps {
     private BackendComm keepGrid(BackendComm copy) {
         if (copy != null) ((MpiComm) copy).grid = grid;
         return copy;
+    }
+
+    // ---- intercommunicators (issue 10) --------------------------------------------------------
+
+    boolean isInter() {
+        return inter;
+    }
+
+    @Override
+    public int peerCount() {
+        return peers;
+    }
+
+    /** Whether this rank is the root: its rank on an intracommunicator, MPI.ROOT on an intercommunicator. */
+    private boolean isRoot(int root) {
+        return inter ? root == io.github.mpi4j.spi.Mpi.ROOT : rank == root;
     }
 }

@@ -123,7 +123,7 @@ public class CommSuite {
 
     /**
      * Issue 8 item 4: the optional parts of a backend are reached through one lookup. Neither
-     * backend has intercommunicators, topologies, windows, files or device memory yet: asking
+     * backend has topologies, windows, files or device memory yet: asking
      * for one throws an MPIException naming the feature and the backend, at every rank and on
      * a duplicate too; what every communicator has (point-to-point) is found.
      */
@@ -133,11 +133,12 @@ public class CommSuite {
         for (Intracomm c : new Intracomm[] {comm, dup}) {
             Check.isTrue(CapabilityLookup.require(c, PointToPoint.class, "point-to-point") != null,
                     "point-to-point is found");
-            // Topologies (issue 10) are on every backend.
+            // Topologies and intercommunicators (issue 10) are on every backend.
             Check.isTrue(CapabilityLookup.require(c, Topology.class, "process topologies") != null,
                     "process topologies are found");
+            Check.isTrue(CapabilityLookup.require(c, Intercommunication.class, "intercommunicators") != null,
+                    "intercommunicators are found");
             Object[][] optional = {
-                {Intercommunication.class, "intercommunicators"},
                 {OneSided.class, "one-sided windows"}, {FileIO.class, "MPI-IO files"},
                 {DeviceMemory.class, "device memory"},
             };
