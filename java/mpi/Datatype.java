@@ -671,4 +671,62 @@ public final class Datatype implements Freeable, Cloneable {
     public String toString() {
         return describe();
     }
+
+    // ---- attributes (MPI_Type_create_keyval, MPI_Type_set_attr, ...) ---------------------------
+
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_KEYVAL =
+            new java.util.concurrent.atomic.AtomicInteger(1);
+    private static final java.util.Set<Integer> KEYVALS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** User attributes; kept in Java and not copied by {@link #dup} (as MPI_TYPE_NULL_COPY_FN). */
+    private java.util.Map<Integer, Object> attrs;
+
+    /** A new attribute key for {@link #setAttr} (MPI_Type_create_keyval). */
+    public static int createKeyval() {
+        int k = NEXT_KEYVAL.getAndIncrement();
+        KEYVALS.add(k);
+        return k;
+    }
+
+    /** Frees a key made by {@link #createKeyval} (MPI_Type_free_keyval). */
+    public static void freeKeyval(int keyval) {
+        if (!KEYVALS.remove(keyval)) {
+            throw MPIException.of(MPI.ERR_KEYVAL, "Datatype.freeKeyval: " + keyval
+                    + " is not a keyval from Datatype.createKeyval (or was freed)");
+        }
+    }
+
+    private static void checkKeyval(String call, int keyval) {
+        if (!KEYVALS.contains(keyval)) {
+            throw MPIException.of(MPI.ERR_KEYVAL, "Datatype." + call + ": keyval " + keyval
+                    + " was not made by Datatype.createKeyval (or was freed)");
+        }
+    }
+
+    /** Attaches {@code value} to this datatype under {@code keyval} (MPI_Type_set_attr). */
+    public void setAttr(int keyval, Object value) {
+        live("setAttr");
+        checkKeyval("setAttr", keyval);
+        synchronized (this) {
+            if (attrs == null) attrs = new java.util.HashMap<>();
+            attrs.put(keyval, value);
+        }
+    }
+
+    /** The value set under {@code keyval}, or null (MPI_Type_get_attr). */
+    public Object getAttr(int keyval) {
+        live("getAttr");
+        checkKeyval("getAttr", keyval);
+        synchronized (this) {
+            return attrs == null ? null : attrs.get(keyval);
+        }
+    }
+
+    /** Removes the value set under {@code keyval} (MPI_Type_delete_attr). */
+    public void deleteAttr(int keyval) {
+        live("deleteAttr");
+        checkKeyval("deleteAttr", keyval);
+        synchronized (this) {
+            if (attrs != null) attrs.remove(keyval);
+        }
+    }
 }

@@ -528,4 +528,32 @@ public class DatatypeSuite {
         st.free();
         comm.barrier();
     }
+
+    /** Datatype attributes: set, read, replaced, deleted; not copied by dup; bad keys and freed types refused. */
+    @RankTest
+    public void datatypeAttributes(Intracomm comm) {
+        int key = Datatype.createKeyval();
+        Datatype v = committed(Datatype.createVector(2, 1, 3, MPI.INT));
+        Check.isTrue(v.getAttr(key) == null, "no value before setAttr");
+        String value = "rank " + comm.getRank();
+        v.setAttr(key, value);
+        Check.equal(value, v.getAttr(key), "value set");
+        Datatype copy = v.dup();
+        Check.isTrue(copy.getAttr(key) == null, "dup does not copy attributes");
+        v.setAttr(key, comm.getSize());
+        Check.equal(comm.getSize(), v.getAttr(key), "value replaced");
+        v.deleteAttr(key);
+        Check.isTrue(v.getAttr(key) == null, "value deleted");
+        MPI.INT.setAttr(key, 7);
+        Check.equal(7, MPI.INT.getAttr(key), "predefined types hold attributes too");
+        MPI.INT.deleteAttr(key);
+        Datatype.freeKeyval(key);
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> v.getAttr(key), "keyval " + key);
+        Check.throwsMpi(MPI.ERR_KEYVAL, () -> Datatype.freeKeyval(key), "" + key);
+        int other = Datatype.createKeyval();
+        copy.free();
+        Check.throwsMpi(MPI.ERR_TYPE, () -> copy.setAttr(other, 1), "has been freed");
+        Datatype.freeKeyval(other);
+        v.free();
+    }
 }
