@@ -144,7 +144,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** A request over a backend request, keeping {@code keep} reachable until completion. */
     final Request request(BackendRequest r, Object keep) {
-        return new Request(session, r, keep, null);
+        return new Request(session, r, keep, null).on(this);
     }
 
     static boolean isObject(TypeDesc t) {
@@ -168,7 +168,7 @@ public class Comm implements Freeable, Cloneable {
     /** Duplicates the communicator: same group, a new context that never mixes traffic with this one. */
     public Comm dup() {
         BackendComm c = impl("dup");
-        return new Comm(session, c.dup(), name + ".dup");
+        return CallErrors.inherit(this, new Comm(session, c.dup(), name + ".dup"));
     }
 
     @Override
@@ -460,7 +460,7 @@ public class Comm implements Freeable, Cloneable {
     // Point-to-point (implementation shared by both styles)
     // =====================================================================================
 
-    private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+    private void sendBody(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                           SendMode mode) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -474,7 +474,7 @@ public class Comm implements Freeable, Cloneable {
         c.send(b, count, t, dest, tag, mode);
     }
 
-    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    private Status recvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
@@ -488,7 +488,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+    private Request isendBody(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                               SendMode mode) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -501,7 +501,7 @@ public class Comm implements Freeable, Cloneable {
         return request(c.isend(b, count, t, dest, tag, mode), buf);
     }
 
-    private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    private Request irecvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
@@ -513,7 +513,7 @@ public class Comm implements Freeable, Cloneable {
         return request(c.irecv(b, count, t, source, tag), buf);
     }
 
-    private Status sendRecvImpl(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+    private Status sendRecvBody(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                 int dest, int sendtag, Object recvbuf, int recvoffset, int recvcount,
                                 Datatype recvtype, int source, int recvtag) {
         BackendComm c = impl(call);
@@ -536,7 +536,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Status sendRecvReplaceImpl(String call, Object buf, int offset, int count, Datatype type, int dest,
+    private Status sendRecvReplaceBody(String call, Object buf, int offset, int count, Datatype type, int dest,
                                        int sendtag, int source, int recvtag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -558,7 +558,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Status probeImpl(String call, int source, int tag, boolean blocking) {
+    private Status probeBody(String call, int source, int tag, boolean blocking) {
         BackendComm c = impl(call);
         checkSource(call, c, source);
         checkRecvTag(call, c, tag);
@@ -571,7 +571,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Prequest initImpl(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
+    private Prequest initBody(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
                               SendMode mode, boolean isSend) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -603,7 +603,7 @@ public class Comm implements Freeable, Cloneable {
 
     final Request barrierImpl(String call, boolean nb) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (nb) return request(c.collectives().iBarrier(), null);
@@ -613,13 +613,13 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request bcastImpl(String call, boolean nb, Object buf, int offset, int count, Datatype type, int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -638,14 +638,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request reduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                              int count, Datatype type, Op op, int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -677,14 +677,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request allReduceImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                 int count, Datatype type, Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -705,14 +705,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request gatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                              Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -747,14 +747,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request gathervImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -792,14 +792,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request scatterImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                               Object recvbuf, int roff, int recvcount, Datatype recvtype, int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -834,7 +834,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -842,7 +842,7 @@ public class Comm implements Freeable, Cloneable {
                                Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype,
                                int root) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -880,14 +880,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request allGatherImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount,
                                 Datatype sendtype, Object recvbuf, int roff, int recvcount, Datatype recvtype) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkNotAliased(call, sendbuf, recvbuf);
@@ -918,7 +918,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -926,7 +926,7 @@ public class Comm implements Freeable, Cloneable {
                                  Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] displs,
                                  Datatype recvtype) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
@@ -957,14 +957,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request allToAllImpl(String call, boolean nb, Object sendbuf, int soff, int sendcount, Datatype sendtype,
                                Object recvbuf, int roff, int recvcount, Datatype recvtype) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkNotAliased(call, sendbuf, recvbuf);
@@ -996,7 +996,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1004,7 +1004,7 @@ public class Comm implements Freeable, Cloneable {
                                 Datatype sendtype, Object recvbuf, int roff, int[] recvcounts, int[] rdispls,
                                 Datatype recvtype) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
@@ -1038,14 +1038,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request reduceScatterImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                                     int[] recvcounts, Datatype type, Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1075,14 +1075,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request reduceScatterBlockImpl(String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                          int roff, int recvcount, Datatype type, Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1113,14 +1113,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request scanImpl(String call, boolean nb, boolean exclusive, Object sendbuf, int soff, Object recvbuf,
                            int roff, int count, Datatype type, Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1144,7 +1144,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1297,7 +1297,7 @@ public class Comm implements Freeable, Cloneable {
     private void allReduceManyImpl(String call, Object[] sendbufs, Object[] recvbufs, int[] counts, Datatype type,
                                    Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1369,7 +1369,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1973,5 +1973,127 @@ public class Comm implements Freeable, Cloneable {
                                             Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
         return NeighborCollectives.allToAllv(this, "iNeighborAllToAllv", true, sendbuf, sendcount, sdispls, sendtype,
                 recvbuf, recvcount, rdispls, recvtype);
+    }
+
+    // ---- error handlers applied to the calls' errors (issue 10 item 7; see CallErrors) ----
+    // The point-to-point calls of both styles funnel through these; each opens a call so that
+    // a failure reaches this communicator's handler once.
+
+    /** This communicator's handler, without the checks of {@link #getErrhandler()} (it may be freed). */
+    final Errhandler errhandlerOrNull() {
+        return errhandler;
+    }
+
+    private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                          SendMode mode) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            sendBody(call, buf, offset, count, type, dest, tag, mode);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return recvBody(call, buf, offset, count, type, source, tag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                              SendMode mode) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return isendBody(call, buf, offset, count, type, dest, tag, mode).on(this);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return irecvBody(call, buf, offset, count, type, source, tag).on(this);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status sendRecvImpl(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                int dest, int sendtag, Object recvbuf, int recvoffset, int recvcount,
+                                Datatype recvtype, int source, int recvtag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return sendRecvBody(call, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, recvbuf, recvoffset,
+                    recvcount, recvtype, source, recvtag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status sendRecvReplaceImpl(String call, Object buf, int offset, int count, Datatype type, int dest,
+                                       int sendtag, int source, int recvtag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return sendRecvReplaceBody(call, buf, offset, count, type, dest, sendtag, source, recvtag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status probeImpl(String call, int source, int tag, boolean blocking) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return probeBody(call, source, tag, blocking);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Prequest initImpl(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
+                              SendMode mode, boolean isSend) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            Prequest p = initBody(call, buf, offset, count, type, peer, tag, mode, isSend);
+            p.on(this);
+            return p;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
     }
 }
