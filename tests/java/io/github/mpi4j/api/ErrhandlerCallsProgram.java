@@ -5,7 +5,7 @@ import mpi.MPI;
 
 /**
  * MPI.ERRORS_ARE_FATAL applied to a failing call, in real processes (issue 10 item 7). Every
- * rank sets ERRORS_ARE_FATAL on COMM_WORLD and duplicates it (the duplicate inherits the
+ * rank checks that COMM_WORLD and COMM_SELF start with ERRORS_RETURN (else exits 97), sets ERRORS_ARE_FATAL on COMM_WORLD and duplicates it (the duplicate inherits the
  * handler); then, by mode:
  * <ul>
  *   <li>{@code send}: the last rank sends on the duplicate to rank {@code size} (MPI.ERR_RANK)
@@ -24,6 +24,10 @@ public final class ErrhandlerCallsProgram {
         String mode = args[0];
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank(), size = MPI.COMM_WORLD.getSize();
+        if (MPI.COMM_WORLD.getErrhandler() != MPI.ERRORS_RETURN || MPI.COMM_SELF.getErrhandler() != MPI.ERRORS_RETURN) {
+            System.out.println("@@DEFAULT is not ERRORS_RETURN");
+            System.exit(97);
+        }
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
         Intracomm dup = MPI.COMM_WORLD.dup();
         if (mode.equals("bcast")) {
