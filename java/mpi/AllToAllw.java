@@ -83,7 +83,7 @@ final class AllToAllw {
     static Request run(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                        Datatype[] sendtypes, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
         BackendComm c = comm.impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             Comm.checkNotAliased(call, sendbuf, recvbuf);
@@ -105,7 +105,7 @@ final class AllToAllw {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(comm, c, failure);
         }
     }
 }

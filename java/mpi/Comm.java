@@ -150,7 +150,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** A request over a backend request, keeping {@code keep} reachable until completion. */
     final Request request(BackendRequest r, Object keep) {
-        return new Request(session, r, keep, null);
+        return new Request(session, r, keep, null).on(this);
     }
 
     static boolean isObject(TypeDesc t) {
@@ -174,7 +174,7 @@ public class Comm implements Freeable, Cloneable {
     /** Duplicates the communicator: same group, a new context that never mixes traffic with this one. */
     public Comm dup() {
         BackendComm c = impl("dup");
-        return new Comm(session, c.dup(), name + ".dup");
+        return CallErrors.inherit(this, new Comm(session, c.dup(), name + ".dup"));
     }
 
     @Override
@@ -466,7 +466,7 @@ public class Comm implements Freeable, Cloneable {
     // Point-to-point (implementation shared by both styles)
     // =====================================================================================
 
-    private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+    private void sendBody(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                           SendMode mode) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -480,7 +480,7 @@ public class Comm implements Freeable, Cloneable {
         c.send(b, count, t, dest, tag, mode);
     }
 
-    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    private Status recvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
@@ -494,7 +494,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+    private Request isendBody(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                               SendMode mode) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -507,7 +507,7 @@ public class Comm implements Freeable, Cloneable {
         return request(c.isend(b, count, t, dest, tag, mode), buf);
     }
 
-    private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    private Request irecvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
@@ -519,7 +519,7 @@ public class Comm implements Freeable, Cloneable {
         return request(c.irecv(b, count, t, source, tag), buf);
     }
 
-    private Status sendRecvImpl(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+    private Status sendRecvBody(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                 int dest, int sendtag, Object recvbuf, int recvoffset, int recvcount,
                                 Datatype recvtype, int source, int recvtag) {
         BackendComm c = impl(call);
@@ -542,7 +542,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Status sendRecvReplaceImpl(String call, Object buf, int offset, int count, Datatype type, int dest,
+    private Status sendRecvReplaceBody(String call, Object buf, int offset, int count, Datatype type, int dest,
                                        int sendtag, int source, int recvtag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -564,7 +564,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Status probeImpl(String call, int source, int tag, boolean blocking) {
+    private Status probeBody(String call, int source, int tag, boolean blocking) {
         BackendComm c = impl(call);
         checkSource(call, c, source);
         checkRecvTag(call, c, tag);
@@ -577,7 +577,7 @@ public class Comm implements Freeable, Cloneable {
         return new Status(d);
     }
 
-    private Prequest initImpl(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
+    private Prequest initBody(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
                               SendMode mode, boolean isSend) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
@@ -612,7 +612,7 @@ public class Comm implements Freeable, Cloneable {
             return InterCollectives.barrier(this, call, nb);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (nb) return request(c.collectives().iBarrier(), null);
@@ -622,7 +622,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -631,7 +631,7 @@ public class Comm implements Freeable, Cloneable {
             return InterCollectives.bcast(this, call, nb, buf, offset, count, type, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -650,7 +650,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -660,7 +660,7 @@ public class Comm implements Freeable, Cloneable {
             return InterCollectives.reduce(this, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -692,7 +692,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -702,7 +702,7 @@ public class Comm implements Freeable, Cloneable {
             return InterCollectives.allReduce(this, call, nb, sendbuf, soff, recvbuf, roff, count, type, op);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -723,7 +723,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -734,7 +734,7 @@ public class Comm implements Freeable, Cloneable {
                     recvcount, null, null, recvtype, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -769,7 +769,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -780,7 +780,7 @@ public class Comm implements Freeable, Cloneable {
                     recvcounts, displs, recvtype, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -818,7 +818,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -829,7 +829,7 @@ public class Comm implements Freeable, Cloneable {
                     recvbuf, roff, recvcount, recvtype, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -864,7 +864,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -876,7 +876,7 @@ public class Comm implements Freeable, Cloneable {
                     recvbuf, roff, recvcount, recvtype, root);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
@@ -914,7 +914,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -925,7 +925,7 @@ public class Comm implements Freeable, Cloneable {
                     recvcount, null, null, recvtype);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkNotAliased(call, sendbuf, recvbuf);
@@ -956,7 +956,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -968,7 +968,7 @@ public class Comm implements Freeable, Cloneable {
                     recvcounts, displs, recvtype);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
@@ -999,7 +999,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1010,7 +1010,7 @@ public class Comm implements Freeable, Cloneable {
                     recvbuf, roff, recvcount, null, null, recvtype);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             checkNotAliased(call, sendbuf, recvbuf);
@@ -1042,7 +1042,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1054,7 +1054,7 @@ public class Comm implements Freeable, Cloneable {
                     recvbuf, roff, 0, recvcounts, rdispls, recvtype);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
@@ -1088,7 +1088,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1099,7 +1099,7 @@ public class Comm implements Freeable, Cloneable {
                     type, op);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1129,7 +1129,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1140,7 +1140,7 @@ public class Comm implements Freeable, Cloneable {
                     null, type, op);
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1171,14 +1171,14 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     final Request scanImpl(String call, boolean nb, boolean exclusive, Object sendbuf, int soff, Object recvbuf,
                            int roff, int count, Datatype type, Op op) {
         BackendComm c = impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1202,7 +1202,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -1359,7 +1359,7 @@ public class Comm implements Freeable, Cloneable {
                     + "reduce the buckets one at a time");
         }
         BackendComm c = impl(call);
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
             TypeDesc t = type(call, "datatype", type);
@@ -1431,7 +1431,7 @@ public class Comm implements Freeable, Cloneable {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -2063,7 +2063,7 @@ public class Comm implements Freeable, Cloneable {
         BackendComm peer = impl(call);
         if (localComm == null) throw MPIException.of(MPI.ERR_COMM, call + ": localComm is null");
         BackendComm local = localComm.impl(call);
-        local.beginCollective(call, false);
+        CallErrors.begin(local, call, false);
         Throwable failure = null;
         try {
             if (localComm instanceof Intercomm) {
@@ -2098,13 +2098,13 @@ public class Comm implements Freeable, Cloneable {
                 throw MPIException.of(MPI.ERR_ARG, call + ": the local leader (rank " + localLeader
                         + ") refused its arguments; its exception says why");
             }
-            return new Intercomm(session, ic.createIntercomm(localLeader, peer, remoteLeader, tag),
-                    localComm.name + ".inter");
+            return CallErrors.inherit(localComm, new Intercomm(session,
+                    ic.createIntercomm(localLeader, peer, remoteLeader, tag), localComm.name + ".inter"));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            local.endCollective(failure);
+            CallErrors.end(this, local, failure);
         }
     }
 
@@ -2126,5 +2126,127 @@ public class Comm implements Freeable, Cloneable {
     /** mpiJava-style name of {@link #disconnect}. */
     public final void Disconnect() {
         disconnect();
+    }
+
+    // ---- error handlers applied to the calls' errors (issue 10 item 7; see CallErrors) ----
+    // The point-to-point calls of both styles funnel through these; each opens a call so that
+    // a failure reaches this communicator's handler once.
+
+    /** This communicator's handler, without the checks of {@link #getErrhandler()} (it may be freed). */
+    final Errhandler errhandlerOrNull() {
+        return errhandler;
+    }
+
+    private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                          SendMode mode) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            sendBody(call, buf, offset, count, type, dest, tag, mode);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return recvBody(call, buf, offset, count, type, source, tag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
+                              SendMode mode) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return isendBody(call, buf, offset, count, type, dest, tag, mode).on(this);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return irecvBody(call, buf, offset, count, type, source, tag).on(this);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status sendRecvImpl(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                int dest, int sendtag, Object recvbuf, int recvoffset, int recvcount,
+                                Datatype recvtype, int source, int recvtag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return sendRecvBody(call, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, recvbuf, recvoffset,
+                    recvcount, recvtype, source, recvtag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status sendRecvReplaceImpl(String call, Object buf, int offset, int count, Datatype type, int dest,
+                                       int sendtag, int source, int recvtag) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return sendRecvReplaceBody(call, buf, offset, count, type, dest, sendtag, source, recvtag);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Status probeImpl(String call, int source, int tag, boolean blocking) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return probeBody(call, source, tag, blocking);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
+    }
+
+    private Prequest initImpl(String call, Object buf, int offset, int count, Datatype type, int peer, int tag,
+                              SendMode mode, boolean isSend) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            Prequest p = initBody(call, buf, offset, count, type, peer, tag, mode, isSend);
+            p.on(this);
+            return p;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(this, failure);
+        }
     }
 }

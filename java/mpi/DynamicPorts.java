@@ -49,7 +49,7 @@ final class DynamicPorts {
                     + "only the group's members call createGroup");
         }
         Intercommunication ic = comm.capability(call, Intercommunication.class, "createGroup");
-        return new Intracomm(comm.session, ic.createGroup(ranks, tag), comm.getName() + ".group");
+        return CallErrors.inherit(comm, new Intracomm(comm.session, ic.createGroup(ranks, tag), comm.getName() + ".group"));
     }
 
     static String openPort(Info info) {
@@ -70,7 +70,7 @@ final class DynamicPorts {
     static Intercomm acceptOrConnect(Intracomm comm, String call, String port, Info info, int root) {
         BackendComm c = comm.impl(call);
         Intercommunication ic = comm.capability(call, Intercommunication.class, "ports (" + call + ")");
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
             Comm.checkRoot(call, c, root);
@@ -86,12 +86,12 @@ final class DynamicPorts {
                 throw MPIException.of(MPI.ERR_PORT, call + ": the root (rank " + root + ") has no usable port name");
             }
             BackendComm n = call.equals("accept") ? ic.accept(port, root) : ic.connect(port, root);
-            return new Intercomm(comm.session, n, comm.getName() + "." + call);
+            return CallErrors.inherit(comm, new Intercomm(comm.session, n, comm.getName() + "." + call));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(comm, c, failure);
         }
     }
 

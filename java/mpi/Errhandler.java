@@ -2,10 +2,10 @@ package mpi;
 
 /**
  * An error handler: {@code MPI.ERRORS_RETURN} (the default), {@code MPI.ERRORS_ARE_FATAL},
- * {@code MPI.ERRORS_ABORT}, or a user function ({@link Comm#createErrhandler}). mpi4j runs MPI
- * with MPI_ERRORS_RETURN and turns every error of a call into an {@link MPIException}, whatever
- * the handler; {@link Comm#callErrhandler} applies the handler: throws, aborts the job, or calls
- * the user function. See docs/errors.md.
+ * {@code MPI.ERRORS_ABORT}, or a user function ({@link Comm#createErrhandler}). When a call on a
+ * communicator fails (and in {@link Comm#callErrhandler}) its handler applies: the call throws
+ * an {@link MPIException}, the job aborts, or the user function is called and then the call
+ * throws. New communicators inherit their parent's handler. See docs/errors.md.
  */
 public final class Errhandler {
     private final String name;

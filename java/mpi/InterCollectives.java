@@ -46,7 +46,7 @@ final class InterCollectives {
     /** Runs {@code body} as one collective call of {@code comm}. */
     private static Request call(Comm comm, String call, boolean nb, Body body) {
         BackendComm c = comm.impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             int remote = c.peerCount(); // the remote group's size
@@ -55,7 +55,7 @@ final class InterCollectives {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(comm, c, failure);
         }
     }
 

@@ -27,7 +27,7 @@ public class Intercomm extends Comm {
     @Override
     public Intercomm dup() {
         BackendComm c = impl("dup");
-        return new Intercomm(session, c.dup(), getName() + ".dup");
+        return CallErrors.inherit(this, new Intercomm(session, c.dup(), getName() + ".dup"));
     }
 
     @Override
@@ -62,15 +62,15 @@ public class Intercomm extends Comm {
      */
     public Intracomm merge(boolean high) {
         BackendComm c = impl("merge");
-        c.beginCollective("merge", false);
+        CallErrors.begin(c, "merge", false);
         Throwable failure = null;
         try {
-            return new Intracomm(session, inter("merge").merge(high), getName() + ".merge");
+            return CallErrors.inherit(this, new Intracomm(session, inter("merge").merge(high), getName() + ".merge"));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 

@@ -21,7 +21,7 @@ public class Intracomm extends Comm {
     @Override
     public Intracomm dup() {
         BackendComm c = impl("dup");
-        return new Intracomm(session, c.dup(), getName() + ".dup");
+        return CallErrors.inherit(this, new Intracomm(session, c.dup(), getName() + ".dup"));
     }
 
     @Override
@@ -50,7 +50,7 @@ public class Intracomm extends Comm {
     /** Splits by type; {@link Comm#TYPE_SHARED} gives one communicator per node. */
     public final Intracomm splitType(int splitType, int key, Info info) {
         BackendComm c = impl("splitType");
-        c.beginCollective("splitType", false);
+        CallErrors.begin(c, "splitType", false);
         Throwable failure = null;
         try {
             if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
@@ -58,12 +58,12 @@ public class Intracomm extends Comm {
                         + " is not Comm.TYPE_SHARED or MPI.UNDEFINED");
             }
             BackendComm n = c.splitShared(splitType == TYPE_SHARED, key);
-            return new Intracomm(session, n, getName() + ".shared");
+            return CallErrors.inherit(this, new Intracomm(session, n, getName() + ".shared"));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
@@ -74,7 +74,7 @@ public class Intracomm extends Comm {
 
     private Intracomm splitImpl(String call, int colour, int key, boolean javaNull) {
         BackendComm c = impl(call);
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
             if (colour < 0 && colour != MPI.UNDEFINED) {
@@ -82,18 +82,18 @@ public class Intracomm extends Comm {
             }
             BackendComm n = c.split(colour == MPI.UNDEFINED ? -1 : colour, key);
             if (n == null && javaNull) return null;
-            return new Intracomm(session, n, getName() + ".split(" + colour + ")");
+            return CallErrors.inherit(this, new Intracomm(session, n, getName() + ".split(" + colour + ")"));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 
     private Intracomm createImpl(String call, Group group, boolean javaNull) {
         BackendComm c = impl(call);
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
             if (group == null) throw MPIException.of(MPI.ERR_GROUP, call + ": group is null");
@@ -116,12 +116,12 @@ public class Intracomm extends Comm {
             }
             BackendComm n = c.create(ranks);
             if (n == null && javaNull) return null;
-            return new Intracomm(session, n, getName() + ".create");
+            return CallErrors.inherit(this, new Intracomm(session, n, getName() + ".create"));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(this, c, failure);
         }
     }
 

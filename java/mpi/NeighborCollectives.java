@@ -82,7 +82,7 @@ final class NeighborCollectives {
 
     private static Request collective(Comm comm, String call, boolean nb, Body body) {
         BackendComm c = comm.impl(call);
-        c.beginCollective(call, nb);
+        CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
             int[] deg = degrees(comm, call, c);
@@ -92,7 +92,7 @@ final class NeighborCollectives {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(comm, c, failure);
         }
     }
 

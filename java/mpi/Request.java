@@ -134,7 +134,7 @@ public class Request implements Freeable {
         return impl != null && active;
     }
 
-    private Status waitStatus(boolean wantStatus) {
+    private Status waitStatusBody(boolean wantStatus) {
         if (!isActive()) return wantStatus ? emptyStatus() : null;
         StatusData d = takeParked();
         if (d == null) {
@@ -146,7 +146,7 @@ public class Request implements Freeable {
         return wantStatus ? new Status(d) : null;
     }
 
-    private Status testStatus(boolean wantStatus) {
+    private Status testStatusBody(boolean wantStatus) {
         if (!isActive()) return emptyStatus();
         StatusData d = takeParked();
         if (d == null) {
@@ -436,6 +436,43 @@ public class Request implements Freeable {
                 r.impl.waitFor(d);
                 r.parked = d;
             }
+        }
+    }
+
+    // ---- error handlers (issue 10 item 7; see CallErrors) ----
+
+    /** The communicator whose error handler gets this request's errors (null: none, they are thrown). */
+    Comm comm;
+
+    /** Marks this request as one of {@code c}'s operations; returns it. */
+    Request on(Comm c) {
+        comm = c;
+        return this;
+    }
+
+    private Status waitStatus(boolean wantStatus) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return waitStatusBody(wantStatus);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(comm, failure);
+        }
+    }
+
+    private Status testStatus(boolean wantStatus) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return testStatusBody(wantStatus);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(comm, failure);
         }
     }
 }

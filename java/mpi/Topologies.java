@@ -26,15 +26,15 @@ final class Topologies {
 
     private static <T> T collective(Comm comm, String call, Body<T> body) {
         BackendComm c = comm.impl(call);
-        c.beginCollective(call, false);
+        CallErrors.begin(c, call, false);
         Throwable failure = null;
         try {
-            return body.run(c);
+            return CallErrors.inherit(comm, body.run(c));
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            c.endCollective(failure);
+            CallErrors.end(comm, c, failure);
         }
     }
 

@@ -10,7 +10,6 @@ import mpi.Errhandler;
 import mpi.Info;
 import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
@@ -76,15 +75,18 @@ public class EnvironmentSuite {
         Check.isTrue(MPI.getVersion().getVersion() >= 3, "MPI version >= 3");
     }
 
-    /** callErrhandler: ERRORS_RETURN throws with the code; a user handler gets the communicator and the code. */
+    /**
+     * callErrhandler: with ERRORS_RETURN the handler does nothing and the call returns (as
+     * MPI_Comm_call_errhandler returns MPI_SUCCESS, and as programs for the Open MPI bindings
+     * expect); a user handler gets the communicator and the code.
+     */
     @RankTest
     public void errorHandlers(Intracomm comm) {
         Intracomm dup = comm.dup();
         try {
             Check.isTrue(dup.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN is the default");
-            MPIException e = Check.throwsMpi(MPI.ERR_OTHER, () -> dup.callErrhandler(MPI.ERR_OTHER), "error code");
-            Check.equal(MPI.ERR_OTHER, e.getErrorCode(), "thrown error code");
-            Check.throwsMpi(MPI.ERR_ARG, () -> dup.callErrhandler(MPI.ERR_ARG), "error code " + MPI.ERR_ARG);
+            dup.callErrhandler(MPI.ERR_OTHER);
+            dup.callErrhandler(MPI.ERR_ARG);
             List<Object> calls = new ArrayList<>();
             Errhandler mine = Comm.createErrhandler((c, code) -> {
                 calls.add(c);
