@@ -367,6 +367,8 @@ public final class ChannelFile implements BackendFile {
     @Override
     public void seekShared(long offset, int whence) {
         Throwable failure = null;
+        // Every rank is done with the old pointer before rank 0 moves it.
+        comm.barrier("File.seekShared");
         if (comm.rank() == 0) {
             try {
                 long to = whence == FileIO.SEEK_SET ? offset
