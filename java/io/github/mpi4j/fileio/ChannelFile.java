@@ -113,7 +113,7 @@ public final class ChannelFile implements BackendFile {
         } catch (RuntimeException | Error e) {
             closeQuietly(channel);
             if (shared != null) shared.close();
-            comm.comm.free();
+            comm.free();
             throw e;
         }
     }
@@ -170,7 +170,7 @@ public final class ChannelFile implements BackendFile {
             }
             agree("File.close", comm, failure);
         } finally {
-            comm.comm.free();
+            comm.free();
         }
     }
 
@@ -485,24 +485,8 @@ public final class ChannelFile implements BackendFile {
         if (status != null) status.set(0, 0, 0, false, bytes);
     }
 
-    /**
-     * Every rank learns whether any rank failed: a rank that failed throws its own exception,
-     * the others one that names the first failing rank.
-     */
     private static void agree(String call, FileComm comm, Throwable failure) {
-        int mine = failure == null ? 0 : failure instanceof MPIException
-                ? Math.max(1, ((MPIException) failure).getErrorClass()) : Mpi.ERR_IO;
-        long[] all = comm.allGather(call, mine);
-        if (failure instanceof RuntimeException) throw (RuntimeException) failure;
-        if (failure instanceof Error) throw (Error) failure;
-        if (failure != null) throw MPIException.of(mine, call + ": " + failure);
-        for (int r = 0; r < all.length; r++) {
-            if (all[r] != 0) {
-                long errorClass = Math.abs(all[r]);
-                throw MPIException.of((int) errorClass, call + ": failed at rank " + r + " (error class " + errorClass
-                        + "; that rank's exception says why)");
-            }
-        }
+        comm.agree(call, failure);
     }
 
     private static MPIException failure(String call, Path path, int amode, Throwable e) {

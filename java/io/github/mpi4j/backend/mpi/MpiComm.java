@@ -71,8 +71,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
         // Topologies (issue 10): MpiTopology.
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
-        // MPI-IO (issue 11): Java FileChannel I/O until the MPI_File_* natives land (same bytes on disk).
-        if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(io.github.mpi4j.fileio.ChannelFile.over(this));
+        // MPI-IO (issue 11): MPI_File_* (MpiFile).
+        if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(MpiFile.over(this, backend));
         return BackendComm.super.capability(kind);
     }
 

@@ -209,10 +209,12 @@ public class FileSuite {
         Check.equal(1, across.getCount(MPI.INT), "read across the end");
         f.seek(0, MPI.SEEK_END);
         Check.equal(ints, f.getPosition(), "SEEK_END");
+        comm.barrier(); // every rank is done reading at the end before the size changes
 
         // Sizes: preallocate grows, setSize shrinks and grows.
         f.preallocate(4096);
         Check.equal(4096, f.getSize(), "size after preallocate");
+        comm.barrier(); // every rank has looked before setSize shrinks it
         f.setSize(100);
         Check.equal(100, f.getSize(), "size after setSize(100)");
         f.setAtomicity(true);
@@ -247,6 +249,7 @@ public class FileSuite {
         File f = new File(comm, path.toString(), MPI.MODE_WRONLY | MPI.MODE_APPEND);
         Check.equal(7, f.getPosition(), "individual pointer starts at the end");
         Check.equal(7, f.getPositionShared(), "shared pointer starts at the end");
+        comm.barrier(); // every rank has looked before writeOrdered moves it
         f.writeOrdered(new byte[] {(byte) (10 + rank)}, 1, MPI.BYTE);
         f.close();
         if (rank == 0) {
