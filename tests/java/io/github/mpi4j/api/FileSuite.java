@@ -133,6 +133,7 @@ public class FileSuite {
         comm.barrier();
         f.sync();
         Check.equal(orderedTotal + size, f.getPositionShared(), "shared pointer after one writeShared per rank");
+        comm.barrier(); // MPI's seekShared below need not wait for every rank to have looked
 
         int[] expectedOrdered = new int[orderedTotal];
         int at = 0;
