@@ -10,7 +10,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@link FileSuite} (MPI-IO, issue 11) on every backend: MPI under Open MPI's mpirun and MPICH's
- * mpiexec.hydra, the fabric with ranks as threads. Few sizes, odd and even, to keep CI short.
+ * mpiexec.hydra, the fabric with ranks as processes of mpi4jrun and as threads. Few sizes, odd and
+ * even, to keep CI short.
  */
 class FileTest {
 
@@ -21,6 +22,12 @@ class FileTest {
                         SuiteRunner.run(FileSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 1, 3)),
                 DynamicContainer.dynamicContainer("MPICH",
                         SuiteRunner.run(FileSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
+    }
+
+    /** Ranks as processes: the shared pointer's file lock between JVMs, and the static File.delete. */
+    @TestFactory
+    Stream<DynamicNode> fabricProcesses() {
+        return SuiteRunner.run(FileSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
     }
 
     @TestFactory
