@@ -320,7 +320,7 @@ public class Comm implements Freeable, Cloneable {
         impl(call);
         TypeDesc t = packType(call, type);
         checkCount(call, "incount", incount);
-        long bytes = (long) incount * t.extent;
+        long bytes = io.github.mpi4j.buffer.TypeMapCopy.packedBytes(incount, t); // derived types: data only (issue 10)
         if (bytes > Integer.MAX_VALUE) {
             throw MPIException.of(MPI.ERR_COUNT, call + ": " + incount + " items of " + t.name + " take " + bytes
                     + " bytes, more than " + Integer.MAX_VALUE);
@@ -354,7 +354,7 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type.desc;
         Buf in = Buffers.resolve(call, "inbuf", inbuf, offset, incount, t, false);
         Buf out = packArea(call, "outbuf", outbuf, position, bytes);
-        io.github.mpi4j.buffer.BufAccess.copy(in, 0, out, 0, bytes);
+        io.github.mpi4j.buffer.TypeMapCopy.pack(in, t, incount, out, 0); // follows a derived type's map (issue 10)
         return position + bytes;
     }
 
@@ -364,7 +364,7 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type.desc;
         Buf in = packArea(call, "inbuf", inbuf, position, bytes);
         Buf out = Buffers.resolve(call, "outbuf", outbuf, offset, outcount, t, true);
-        io.github.mpi4j.buffer.BufAccess.copy(in, 0, out, 0, bytes);
+        io.github.mpi4j.buffer.TypeMapCopy.unpack(in, 0, out, t, outcount, bytes); // derived types (issue 10)
         return position + bytes;
     }
 

@@ -521,7 +521,26 @@ public final class MPI {
         Environment.fillInfoEnv(INFO_ENV, args, COMM_WORLD.getSize(), queryThread(), getProcessorName());
     }
 
-    // ---- MPI-IO (issue 11): access modes, whence values (ORDER_* and DISTRIBUTE_* come with the datatypes) ----
+    // ---- derived datatypes (issue 10) ----
+    /** Array orders of {@code Datatype.createSubarray}: row-major (C) and column-major (Fortran). */
+    public static final int ORDER_C = 0, ORDER_FORTRAN = 1;
+    /** Distributions of {@code Datatype.createDarray}. */
+    public static final int DISTRIBUTE_BLOCK = 121, DISTRIBUTE_CYCLIC = 122, DISTRIBUTE_NONE = 123,
+            DISTRIBUTE_DFLT_DARG = -49767;
+
+    // Record views of the pair types (Open MPI bindings), C layouts of LP64 Linux.
+    /** Views records of MPI.INT2: int value, int index at 4. */
+    public static final Int2 int2 = new Int2(4, 4);
+    /** Views records of MPI.SHORT_INT: short value, int index at 4. */
+    public static final ShortInt shortInt = new ShortInt(4, 4);
+    /** Views records of MPI.LONG_INT: long value, int index at 8. */
+    public static final LongInt longInt = new LongInt(8, 4);
+    /** Views records of MPI.FLOAT_INT: float value, int index at 4. */
+    public static final FloatInt floatInt = new FloatInt(4, 4);
+    /** Views records of MPI.DOUBLE_INT: double value, int index at 8. */
+    public static final DoubleInt doubleInt = new DoubleInt(8, 4);
+
+    // ---- MPI-IO (issue 11): access modes, whence values (ORDER_* and DISTRIBUTE_* are with the datatypes above) ----
 
     public static final int MODE_CREATE = io.github.mpi4j.spi.FileIO.MODE_CREATE;
     public static final int MODE_RDONLY = io.github.mpi4j.spi.FileIO.MODE_RDONLY;

@@ -80,6 +80,9 @@ public final class Status {
         if (datatype.desc.layout == Layout.OBJECT) return objects < 0 ? MPI.UNDEFINED : objects;
         long unit = datatype.desc.valueKind.bytes;
         switch (datatype.desc.layout) {
+            case DERIVED:
+                // Leaf elements, counting those of a partly received item too (issue 10).
+                return (int) ((io.github.mpi4j.spi.TypeMap) datatype.desc.derived).leafItemsIn(bytes);
             case PAIR:
             case COMPLEX:
             case VALUE_INT:

@@ -7,6 +7,7 @@ import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.MemoryKind;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -57,6 +58,7 @@ public final class Buffers {
         if (buf == Mpi.IN_PLACE) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as " + arg);
         }
+        checkDerived(call, arg, buf, count, type);
         if (buf instanceof Buffer) {
             return resolveBuffer(call, arg, (Buffer) buf, offset, count, type, writable);
         }
@@ -93,7 +95,36 @@ public final class Buffers {
 
     /** Bytes from the first item's start to the last item's end. */
     public static long spanBytes(long count, TypeDesc type) {
-        return count == 0 ? 0 : (count - 1) * type.extent + Math.max(type.size, type.extent);
+        if (count == 0) return 0;
+        if (type.derived instanceof TypeMap) {
+            // Derived types: up to the end of the last item's data (its true upper bound).
+            TypeMap m = (TypeMap) type.derived;
+            return Math.max(0, (count - 1) * type.extent + m.trueLb + m.trueExtent);
+        }
+        return (count - 1) * type.extent + Math.max(type.size, type.extent);
+    }
+
+    /**
+     * Derived types address memory from the buffer's start on: data before it (a negative true
+     * lower bound) or a negative extent is refused, before anything moves.
+     */
+    private static void checkDerived(String call, String arg, Object buf, int count, TypeDesc type) {
+        if (count == 0 || !(type.derived instanceof TypeMap)) return;
+        TypeMap m = (TypeMap) type.derived;
+        if (m.trueLb < 0) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has data at byte " + m.trueLb
+                    + ", before the start of " + arg + "; mpi4j needs displacements >= 0");
+        }
+        if (type.extent < 0) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has a negative extent "
+                    + type.extent);
+        }
+        int unit = type.arrayKind.bytes;
+        boolean bytes = buf instanceof byte[] || buf instanceof ByteBuffer || buf instanceof NativeMemory;
+        if (unit > 1 && !bytes && m.granularity % unit != 0) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " places data at byte offsets "
+                    + "that are not multiples of " + unit + ", the element size of " + arg + "; use a ByteBuffer");
+        }
     }
 
     private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,

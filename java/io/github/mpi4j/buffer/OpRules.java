@@ -6,6 +6,7 @@ import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
 import mpi.MPIException;
 
 /**
@@ -30,6 +31,11 @@ public final class OpRules {
 
     public static boolean allowed(OpCode code, TypeDesc type) {
         if (code == OpCode.USER) return true;
+        if (type.derived instanceof TypeMap) {
+            // A derived type reduces element-wise when all its leaves are one predefined type.
+            TypeDesc leaf = ((TypeMap) type.derived).uniformLeaf;
+            return leaf != null && allowed(code, leaf);
+        }
         Layout layout = type.layout;
         BaseKind k = type.valueKind;
         switch (code) {

@@ -6,6 +6,7 @@ import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -32,6 +33,10 @@ public final class Reductions {
             op.function.reduce(slice(in, inOff), slice(inout, inoutOff), count, type);
             return;
         }
+        if (type.derived instanceof TypeMap) {
+            reduceDerived(op, type, in, inOff, inout, inoutOff, count);
+            return;
+        }
         if (type.layout == Layout.VALUE_INT) {
             reduceValueInt(op.code, type, in, inOff, inout, inoutOff, count);
             return;
@@ -43,6 +48,23 @@ public final class Reductions {
         Buf b = inout.isArray() && inout.kind == k ? slice(inout, inoutOff) : asArray(inout, inoutOff, bytes, k);
         reduceArrays(op.code, type.layout, k, a.base, a.offset, b.base, b.offset, n);
         if (b.base != inout.base) BufAccess.copy(b, 0, inout, inoutOff, bytes);
+    }
+
+    /**
+     * A predefined op on a derived type of one leaf (issue 10): element-wise over the leaf items
+     * the type selects, packed into arrays, reduced, and unpacked into the gaps' surroundings.
+     */
+    private static void reduceDerived(OpDesc op, TypeDesc type, Buf in, long inOff, Buf inout, long inoutOff,
+                                      int count) {
+        TypeMap m = (TypeMap) type.derived;
+        TypeDesc leaf = m.uniformLeaf;
+        long bytes = count * m.size;
+        Buf a = BufAccess.allocate(leaf.arrayKind, bytes, false);
+        Buf b = BufAccess.allocate(leaf.arrayKind, bytes, false);
+        TypeMapCopy.packFrom(in, inOff, type, count, a, 0);
+        TypeMapCopy.packFrom(inout, inoutOff, type, count, b, 0);
+        reduce(op, leaf, a, 0, b, 0, (int) (count * m.leafItems));
+        TypeMapCopy.unpackTo(b, 0, inout, inoutOff, type, count, bytes);
     }
 
     private static Buf slice(Buf b, long byteOff) {

@@ -59,6 +59,8 @@ public final class FabricBackend implements Backend {
         for (int i = 0; i < all.length; i++) all[i] = i;
         this.world = new FabricComm(this, all, 0);
         this.self = new FabricComm(this, new int[] {job.rank}, 1);
+        this.packingWorld = io.github.mpi4j.buffer.PackingComm.wrap(world, true);
+        this.packingSelf = io.github.mpi4j.buffer.PackingComm.wrap(self, true);
     }
 
     /**
@@ -230,12 +232,12 @@ public final class FabricBackend implements Backend {
 
     @Override
     public BackendComm world() {
-        return world;
+        return packingWorld;
     }
 
     @Override
     public BackendComm self() {
-        return self;
+        return packingSelf;
     }
 
     @Override
@@ -353,4 +355,8 @@ public final class FabricBackend implements Backend {
             default: return null;
         }
     }
+
+    // ---- derived datatypes (issue 10) ----
+    /** The communicators the API gets: {@link #world} and {@link #self} taking derived datatypes. */
+    private final BackendComm packingWorld, packingSelf;
 }

@@ -260,6 +260,7 @@ final class FabricConnector {
 
         private TcpTransport.Connection dial(int peer, String host, int port) throws IOException {
             IOException last = null;
+            Auth.warmUp();
             while (System.nanoTime() - deadline < 0) {
                 SocketChannel ch = SocketChannel.open();
                 try {

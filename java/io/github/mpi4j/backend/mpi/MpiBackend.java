@@ -1,5 +1,6 @@
 package io.github.mpi4j.backend.mpi;
 
+import io.github.mpi4j.buffer.PackingComm;
 import io.github.mpi4j.nativeload.Capabilities;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.BackendComm;
@@ -11,6 +12,7 @@ import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.Timeout;
 import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
 import java.nio.ByteBuffer;
 import mpi.MPIException;
 
@@ -45,6 +47,8 @@ public final class MpiBackend implements Backend {
         }
         this.world = new MpiComm(this, comms[0], false);
         this.self = new MpiComm(this, comms[1], false);
+        this.packingWorld = PackingComm.wrap(world, false);
+        this.packingSelf = PackingComm.wrap(self, false);
         MpiWatchdog.start(timeoutSeconds, world.rank(), comms[0]);
     }
 
@@ -66,7 +70,8 @@ public final class MpiBackend implements Backend {
             if (h == 0) throw MPIException.of(Mpi.ERR_TYPE, t.name + " cannot be used in communication");
             return h;
         }
-        throw MPIException.of(Mpi.ERR_TYPE, "derived datatype " + t.name + " is not supported by the MPI backend yet");
+        if (t.derived instanceof TypeMap) return derivedType(t);
+        throw MPIException.of(Mpi.ERR_TYPE, "datatype " + t.name + " has no MPI datatype");
     }
 
     /**
@@ -83,11 +88,12 @@ public final class MpiBackend implements Backend {
     /** MPI_Op of an operation applied to {@code t}: {@code user}'s for a user op. */
     long op(OpDesc op, TypeDesc t, MpiUserOps.Use user) {
         if (user != null) return user.handle;
+        if (t.derived instanceof TypeMap) t = leafOf(op, t);
         if (op.code.isLocOp()) {
             int pair = pairIndex(t.predefinedId);
             if (pair >= 0) return opHandles[MpiNative.OP_PAIR_BASE + 2 * pair + (op.code == OpCode.MINLOC ? 0 : 1)];
         }
-        if (op.code == OpCode.SUM) {
+        if (op.code == OpCode.SUM && t.isPredefined()) {
             int wrap = wrapSumIndex(t.predefinedId);
             if (wrap >= 0) return opHandles[MpiNative.OP_PAIR_BASE + 8 + wrap];
         }
@@ -150,12 +156,12 @@ public final class MpiBackend implements Backend {
 
     @Override
     public BackendComm world() {
-        return world;
+        return packingWorld;
     }
 
     @Override
     public BackendComm self() {
-        return self;
+        return packingSelf;
     }
 
     @Override
@@ -198,7 +204,7 @@ public final class MpiBackend implements Backend {
     public void abort(BackendComm comm, int code) {
         System.out.flush();
         System.err.flush();
-        MpiNative.abort0(((MpiComm) comm).handle, code);
+        MpiNative.abort0(((MpiComm) PackingComm.unwrap(comm)).handle, code);
     }
 
     @Override
@@ -360,5 +366,92 @@ public final class MpiBackend implements Backend {
     public Integer predefinedAttribute(int key) {
         long v = MpiEnvNative.worldAttr0(key);
         return v == MpiEnvNative.ABSENT ? null : (int) v;
+    }
+
+    // ---- derived datatypes (issue 10) ----
+
+    /**
+     * The communicators the API gets: {@link #world} and {@link #self} with Java arrays of derived
+     * types packed and reductions on derived types given their leaf type ({@link PackingComm});
+     * direct memory goes to MPI with the type's own MPI datatype.
+     */
+    private final BackendComm packingWorld, packingSelf;
+
+    /** MPI_COMM_WORLD's own communicator (not the packing layer the API sees). */
+    MpiComm worldComm() {
+        return world;
+    }
+
+    MpiComm selfComm() {
+        return self;
+    }
+
+    /**
+     * The MPI datatype of a derived type: made from its type map at commit or first use, recorded
+     * in the type's lifecycle (one per backend) and freed through {@link #freeType}. MPI's own
+     * bounds are checked once against Java's, which answer every query.
+     */
+    private long derivedType(TypeDesc t) {
+        Object h = t.lifecycle.handleOf(this);
+        if (h != null) return (Long) h;
+        synchronized (t.lifecycle) {
+            h = t.lifecycle.handleOf(this);
+            if (h != null) return (Long) h;
+            TypeMap m = (TypeMap) t.derived;
+            int n = m.blocks();
+            int[] counts = new int[n];
+            long[] displs = new long[n];
+            long[] leaves = new long[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = m.count(i);
+                displs[i] = m.disp(i);
+                leaves[i] = type(m.leaf(i));
+            }
+            long handle = MpiTypeNative.create0(counts, displs, leaves, t.lb, t.extent);
+            long[] mpi = MpiTypeNative.bounds0(handle);
+            if (mpi[0] != t.lb || mpi[1] != t.extent || mpi[4] != t.size
+                    || (n > 0 && (mpi[2] != m.trueLb || mpi[3] != m.trueExtent))) {
+                MpiTypeNative.free0(handle);
+                throw MPIException.of(Mpi.ERR_INTERN, "datatype " + t.name + ": MPI computed lb/extent/true lb/true "
+                        + "extent/size " + java.util.Arrays.toString(mpi) + " but mpi4j " + t.lb + "/" + t.extent + "/"
+                        + m.trueLb + "/" + m.trueExtent + "/" + t.size);
+            }
+            if (!t.lifecycle.hold(this, handle)) {
+                MpiTypeNative.free0(handle);
+                throw MPIException.of(Mpi.ERR_TYPE, "datatype " + t.name + " has been freed");
+            }
+            MpiUserOps.registerDerivedType(handle, t);
+            return handle;
+        }
+    }
+
+    @Override
+    public void commitType(TypeDesc type) {
+        if (type.derived instanceof TypeMap) derivedType(type);
+    }
+
+    @Override
+    public void freeType(TypeDesc type, Object handle) {
+        // After MPI_Finalize the library released everything itself.
+        if (!(handle instanceof Long)) return;
+        MpiUserOps.unregisterType((Long) handle, type);
+        if (!finished) MpiTypeNative.free0((Long) handle);
+    }
+
+    /**
+     * The leaf a predefined op works on for a derived type. MPI reduces a derived type of one
+     * predefined leaf element-wise with its own ops; mpi4j's own ops (the Java pair types, the
+     * wrapping small-integer sums) take contiguous items only, so a derived type over those leaves
+     * is refused for them rather than given to an op that would misread it.
+     */
+    private static TypeDesc leafOf(OpDesc op, TypeDesc t) {
+        TypeDesc leaf = ((TypeMap) t.derived).uniformLeaf;
+        if (leaf == null) return t;
+        if (op.code.isLocOp() && pairIndex(leaf.predefinedId) >= 0) {
+            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, op.name + " on derived datatype " + t.name + " over "
+                    + leaf.name + " is not supported by the MPI backend (MPI has no such pair type); use MPI.INT2 or "
+                    + "MPI.DOUBLE_INT leaves, or send the pairs contiguously");
+        }
+        return leaf;
     }
 }

@@ -36,8 +36,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     /** For messages: MPI_COMM_WORLD, MPI_COMM_SELF or the size and this rank's place. */
     String describe() {
-        if (this == backend.world()) return "MPI_COMM_WORLD";
-        if (this == backend.self()) return "MPI_COMM_SELF";
+        if (this == backend.worldComm()) return "MPI_COMM_WORLD";
+        if (this == backend.selfComm()) return "MPI_COMM_SELF";
         return "a communicator of " + size + " ranks (rank " + rank + " there)";
     }
 

@@ -150,6 +150,18 @@ final class MpiUserOps {
         TYPES.putIfAbsent(handle, type);
     }
 
+    // ---- derived datatypes (issue 10): their handles are reused by MPI after a free ----
+
+    /** Records a derived type's new MPI datatype, replacing a freed type that had the same handle. */
+    static void registerDerivedType(long handle, TypeDesc type) {
+        TYPES.put(handle, type);
+    }
+
+    /** Forgets a derived type's MPI datatype when it is freed. */
+    static void unregisterType(long handle, TypeDesc type) {
+        TYPES.remove(handle, type);
+    }
+
     /** Called from native code inside MPI: must not throw. */
     static void call(int slot, ByteBuffer in, ByteBuffer inout, int count, long typeHandle) {
         Use u = slot >= 0 && slot < SLOTS ? BY_SLOT.get(slot) : null;

@@ -52,6 +52,15 @@ public final class Auth {
         return n;
     }
 
+    /**
+     * Loads and initialises the HMAC provider before a connection is opened. Its first use costs
+     * a class-loading burst that, on a heavily loaded node, could outlast the acceptor's deadline
+     * for the handshake ({@code RendezvousServer.AUTH_TIMEOUT_MS}); paid here it is outside that window.
+     */
+    public static void warmUp() {
+        hmac(new byte[NONCE], "warm-up", new byte[NONCE], new byte[NONCE], 0);
+    }
+
     static byte[] hmac(byte[] secret, String label, byte[] first, byte[] second, int id) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
@@ -111,7 +120,8 @@ public final class Auth {
         try {
             in.readFully(proof);
         } catch (java.io.EOFException e) {
-            throw new Rejected("the peer closed the connection during authentication (wrong job secret?)");
+            throw new Rejected("the peer closed the connection during authentication: a wrong job secret,"
+                    + " or this process answered after the peer's handshake deadline (an overloaded node)");
         }
         if (!MessageDigest.isEqual(proof, hmac(secret, "accept", nonceC, nonceA, id))) {
             throw new Rejected("the server failed authentication (wrong job secret)");

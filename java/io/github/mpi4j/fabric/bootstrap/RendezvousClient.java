@@ -42,6 +42,7 @@ public final class RendezvousClient implements KeyValueStore {
         int port = Integer.parseInt(hostPort.substring(colon + 1));
         IOException last = null;
         long pause = 2;
+        Auth.warmUp();
         while (true) {
             Socket s = new Socket();
             try {
