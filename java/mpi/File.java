@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.fileio.ViewMap;
 import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendFile;
 import io.github.mpi4j.spi.BackendRequest;
@@ -33,6 +34,8 @@ public final class File {
     private BackendFile impl;
     private FileView view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
     private long etypeSize = 1;
+    /** Where the view's data lie in the file (for getByteOffset). */
+    private ViewMap viewMap = new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE);
     /** The individual file pointer, in etypes of the view. */
     private long position;
     private boolean atomicity;
@@ -152,7 +155,8 @@ public final class File {
 
     /**
      * MPI_File_set_view; collective. Resets the individual and shared pointers to the view's
-     * start. Filetypes are predefined types here (derived filetypes come with derived datatypes).
+     * start. The filetype may be derived (a vector striping the file among ranks, say); its data
+     * must be whole etypes.
      */
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep, Info info) {
         String call = "File.setView";
@@ -162,11 +166,11 @@ public final class File {
         if (e.layout == Layout.OBJECT || t.layout == Layout.OBJECT) {
             throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot describe file data");
         }
-        if (!t.isPredefined() || !e.isPredefined()) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived etypes and filetypes are not "
-                    + "supported yet (filetype " + filetype + ")");
+        if (e.size <= 0 || t.size <= 0) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": etype " + etype + " and filetype " + filetype
+                    + " must hold data (sizes " + e.size + " and " + t.size + " bytes)");
         }
-        if (t.size % Math.max(1, e.size) != 0) {
+        if (t.size % e.size != 0) {
             throw MPIException.of(MPI.ERR_TYPE, call + ": filetype " + filetype + " (" + t.size
                     + " bytes) is not made of etype " + etype + " (" + e.size + " bytes)");
         }
@@ -186,6 +190,7 @@ public final class File {
         }
         f.setView(disp, e, t, datarep);
         view = new FileView(disp, etype, filetype, datarep);
+        viewMap = new ViewMap(disp, t);
         etypeSize = Math.max(1, e.size);
         position = 0;
         if (info != null) setInfo(info);
@@ -281,7 +286,7 @@ public final class File {
     public long getByteOffset(long offset) {
         impl("getByteOffset");
         if (offset < 0) throw MPIException.of(MPI.ERR_ARG, "File.getByteOffset: offset must be >= 0, got " + offset);
-        return view.getDisp() + offset * etypeSize;
+        return viewMap.fileByte(offset * etypeSize);
     }
 
     // ---- the shared file pointer ----------------------------------------------------------------
@@ -316,6 +321,10 @@ public final class File {
     public void seekShared(long offset, int whence) {
         BackendFile f = impl("seekShared");
         checkWhence("File.seekShared", whence);
+        if (whence == MPI.SEEK_END && !viewMap.isContiguous()) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, "File.seekShared: SEEK_END in a view with a "
+                    + "non-contiguous filetype is not supported yet");
+        }
         if (whence == MPI.SEEK_SET && offset < 0) {
             throw MPIException.of(MPI.ERR_ARG, "File.seekShared: offset must be >= 0 with SEEK_SET, got " + offset);
         }
@@ -572,6 +581,10 @@ public final class File {
     /** Where a seek moves a pointer now at {@code current}; never before the view's start. */
     private long target(String call, long offset, int whence, long current, BackendFile f) {
         checkWhence(call, whence);
+        if (whence == MPI.SEEK_END && !viewMap.isContiguous()) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": SEEK_END in a view with a "
+                    + "non-contiguous filetype is not supported yet");
+        }
         long base = whence == MPI.SEEK_SET ? 0
                 : whence == MPI.SEEK_CUR ? current
                 : (Math.max(0, f.size() - view.getDisp()) + etypeSize - 1) / etypeSize;

@@ -1,9 +1,11 @@
 package io.github.mpi4j.fileio;
 
 import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.TypeMapCopy;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendFile;
 import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.FileIO;
@@ -33,12 +35,10 @@ import mpi.MPIException;
  * An MPI file as Java {@link FileChannel} positional I/O: the bytes on disk are the buffer's
  * bytes in native order, exactly what MPI's "native" representation writes, with no header.
  * Collective calls agree over the file's own duplicate of the communicator, so every rank
- * leaves a failed collective with an exception (never a hang). Views are contiguous: a
- * displacement and an etype (filetypes are predefined types until derived datatypes exist).
+ * leaves a failed collective with an exception (never a hang). Views tile the filetype from the
+ * displacement ({@link ViewMap}); derived buffer types are packed and unpacked in Java.
  */
 public final class ChannelFile implements BackendFile {
-    /** Largest piece moved through one temporary buffer. */
-    private static final int CHUNK = 1 << 22;
     private static final ConcurrentHashMap<Path, ReentrantLock> ATOMIC_LOCKS = new ConcurrentHashMap<>();
 
     private final FileComm comm;
@@ -49,6 +49,7 @@ public final class ChannelFile implements BackendFile {
     private final ReentrantLock atomicLock;
     private volatile long disp;
     private volatile long etypeSize = 1;
+    private volatile ViewMap view = new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE);
     private volatile boolean atomic;
 
     private ChannelFile(FileComm comm, Path path, int amode, FileChannel channel, SharedPointer shared) {
@@ -243,6 +244,7 @@ public final class ChannelFile implements BackendFile {
     public void setView(long disp, TypeDesc etype, TypeDesc filetype, String datarep) {
         this.disp = disp;
         this.etypeSize = Math.max(1, etype.size);
+        this.view = new ViewMap(disp, filetype);
         // The shared pointer starts again at the view's first etype (MPI_File_set_view).
         comm.barrier("File.setView");
         if (comm.rank() == 0) shared.set(0);
@@ -259,13 +261,13 @@ public final class ChannelFile implements BackendFile {
 
     @Override
     public void readAt(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        long n = read(disp + offset * etypeSize, buf, count * type.size);
+        long n = read(offset * etypeSize, buf, count, type);
         done(status, n);
     }
 
     @Override
     public void writeAt(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        long n = write(disp + offset * etypeSize, buf, count * type.size);
+        long n = write(offset * etypeSize, buf, count, type);
         done(status, n);
     }
 
@@ -274,7 +276,7 @@ public final class ChannelFile implements BackendFile {
         Throwable failure = null;
         long n = 0;
         try {
-            n = read(disp + offset * etypeSize, buf, count * type.size);
+            n = read(offset * etypeSize, buf, count, type);
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -287,7 +289,7 @@ public final class ChannelFile implements BackendFile {
         Throwable failure = null;
         long n = 0;
         try {
-            n = write(disp + offset * etypeSize, buf, count * type.size);
+            n = write(offset * etypeSize, buf, count, type);
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -315,29 +317,29 @@ public final class ChannelFile implements BackendFile {
     public void readShared(Buf buf, int count, TypeDesc type, StatusData status) {
         long bytes = count * type.size;
         long at = shared.fetchAdd(bytes / etypeSize);
-        done(status, read(disp + at * etypeSize, buf, bytes));
+        done(status, read(at * etypeSize, buf, count, type));
     }
 
     @Override
     public void writeShared(Buf buf, int count, TypeDesc type, StatusData status) {
         long bytes = count * type.size;
         long at = shared.fetchAdd(bytes / etypeSize);
-        done(status, write(disp + at * etypeSize, buf, bytes));
+        done(status, write(at * etypeSize, buf, count, type));
     }
 
     @Override
     public void readOrdered(Buf buf, int count, TypeDesc type, StatusData status) {
-        ordered("File.readOrdered", buf, count * type.size, false, status);
+        ordered("File.readOrdered", buf, count, type, false, status);
     }
 
     @Override
     public void writeOrdered(Buf buf, int count, TypeDesc type, StatusData status) {
-        ordered("File.writeOrdered", buf, count * type.size, true, status);
+        ordered("File.writeOrdered", buf, count, type, true, status);
     }
 
     /** Ranks take consecutive pieces from the shared pointer in rank order; rank 0 moves it past them all. */
-    private void ordered(String call, Buf buf, long bytes, boolean write, StatusData status) {
-        long mine = bytes / etypeSize;
+    private void ordered(String call, Buf buf, int count, TypeDesc type, boolean write, StatusData status) {
+        long mine = count * type.size / etypeSize;
         long[] counts = comm.allGather(call, mine);
         for (int r = 0; r < counts.length; r++) {
             if (counts[r] < 0) {
@@ -355,7 +357,7 @@ public final class ChannelFile implements BackendFile {
         Throwable failure = null;
         long n = 0;
         try {
-            n = write ? write(disp + at * etypeSize, buf, bytes) : read(disp + at * etypeSize, buf, bytes);
+            n = write ? write(at * etypeSize, buf, count, type) : read(at * etypeSize, buf, count, type);
             if (comm.rank() == 0) shared.set(base + total);
         } catch (RuntimeException e) {
             failure = e;
@@ -401,27 +403,29 @@ public final class ChannelFile implements BackendFile {
 
     // ---- moving bytes ------------------------------------------------------------------------
 
-    /** Reads up to {@code bytes} at byte {@code pos} into {@code buf}; fewer at the end of the file. */
-    private long read(long pos, Buf buf, long bytes) {
+    /**
+     * Reads {@code count} items of {@code type} from view data byte {@code p} into {@code buf};
+     * fewer at the end of the file. Returns the bytes read.
+     */
+    private long read(long p, Buf buf, int count, TypeDesc type) {
+        long bytes = count * type.size;
         if (bytes == 0) return 0;
-        lockIfAtomic(pos, bytes, false);
+        byte[] stream = new byte[(int) bytes];
+        long[] got = {0};
+        lockIfAtomic(view.fileByte(p), false);
         try {
-            ByteBuffer tmp = ByteBuffer.allocate((int) Math.min(bytes, CHUNK));
-            long done = 0;
-            while (done < bytes) {
-                int want = (int) Math.min(bytes - done, CHUNK);
-                tmp.clear().limit(want);
-                int got = 0;
-                while (got < want) {
-                    int r = channel.read(tmp, pos + done + got);
+            view.runs(p, bytes, (filePos, done, length) -> {
+                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+                while (b.hasRemaining()) {
+                    int r = channel.read(b, filePos + b.position() - done);
                     if (r < 0) break;
-                    got += r;
                 }
-                BufAccess.put(tmp, 0, buf, done, got);
-                done += got;
-                if (got < want) break;
-            }
-            return done;
+                got[0] = done + (b.position() - done);
+                return !b.hasRemaining();
+            });
+            TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
+                    count, got[0]);
+            return got[0];
         } catch (IOException | RuntimeException e) {
             throw ioFailure("File.read", e);
         } finally {
@@ -429,21 +433,20 @@ public final class ChannelFile implements BackendFile {
         }
     }
 
-    private long write(long pos, Buf buf, long bytes) {
+    /** Writes {@code count} items of {@code type} from {@code buf} at view data byte {@code p}. */
+    private long write(long p, Buf buf, int count, TypeDesc type) {
+        long bytes = count * type.size;
         if (bytes == 0) return 0;
-        lockIfAtomic(pos, bytes, true);
+        byte[] stream = new byte[(int) bytes];
+        TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length), 0);
+        lockIfAtomic(view.fileByte(p), true);
         try {
-            ByteBuffer tmp = ByteBuffer.allocate((int) Math.min(bytes, CHUNK));
-            long done = 0;
-            while (done < bytes) {
-                int len = (int) Math.min(bytes - done, CHUNK);
-                tmp.clear();
-                BufAccess.get(buf, done, tmp, 0, len);
-                tmp.limit(len);
-                while (tmp.hasRemaining()) channel.write(tmp, pos + done + tmp.position());
-                done += len;
-            }
-            return done;
+            view.runs(p, bytes, (filePos, done, length) -> {
+                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+                while (b.hasRemaining()) channel.write(b, filePos + b.position() - done);
+                return true;
+            });
+            return bytes;
         } catch (IOException | RuntimeException e) {
             throw ioFailure("File.write", e);
         } finally {
@@ -453,14 +456,17 @@ public final class ChannelFile implements BackendFile {
 
     private FileLock rangeLock;
 
-    /** Atomic mode: one access at a time in this JVM, and a byte-range lock against other processes. */
-    private void lockIfAtomic(long pos, long bytes, boolean write) {
+    /**
+     * Atomic mode: one access at a time in this JVM, and a lock from the access's first byte to
+     * the end of the file against other processes (a view's runs may spread past the data length).
+     */
+    private void lockIfAtomic(long pos, boolean write) {
         if (!atomic) return;
         atomicLock.lock();
         try {
             boolean canWrite = (amode & FileIO.MODE_RDONLY) == 0;
             boolean canRead = (amode & FileIO.MODE_WRONLY) == 0;
-            rangeLock = channel.lock(pos, bytes, !canWrite || (!write && canRead));
+            rangeLock = channel.lock(pos, Long.MAX_VALUE - pos, !canWrite || (!write && canRead));
         } catch (IOException | RuntimeException e) {
             atomicLock.unlock();
             throw ioFailure("File (atomic mode)", e);
