@@ -539,4 +539,21 @@ public final class MPI {
     public static final FloatInt floatInt = new FloatInt(4, 4);
     /** Views records of MPI.DOUBLE_INT: double value, int index at 8. */
     public static final DoubleInt doubleInt = new DoubleInt(8, 4);
+
+    // ---- MPI-IO (issue 11): access modes, whence values (ORDER_* and DISTRIBUTE_* are with the datatypes above) ----
+
+    public static final int MODE_CREATE = io.github.mpi4j.spi.FileIO.MODE_CREATE;
+    public static final int MODE_RDONLY = io.github.mpi4j.spi.FileIO.MODE_RDONLY;
+    public static final int MODE_WRONLY = io.github.mpi4j.spi.FileIO.MODE_WRONLY;
+    public static final int MODE_RDWR = io.github.mpi4j.spi.FileIO.MODE_RDWR;
+    public static final int MODE_DELETE_ON_CLOSE = io.github.mpi4j.spi.FileIO.MODE_DELETE_ON_CLOSE;
+    public static final int MODE_UNIQUE_OPEN = io.github.mpi4j.spi.FileIO.MODE_UNIQUE_OPEN;
+    public static final int MODE_EXCL = io.github.mpi4j.spi.FileIO.MODE_EXCL;
+    public static final int MODE_APPEND = io.github.mpi4j.spi.FileIO.MODE_APPEND;
+    public static final int MODE_SEQUENTIAL = io.github.mpi4j.spi.FileIO.MODE_SEQUENTIAL;
+    public static final int SEEK_SET = io.github.mpi4j.spi.FileIO.SEEK_SET;
+    public static final int SEEK_CUR = io.github.mpi4j.spi.FileIO.SEEK_CUR;
+    public static final int SEEK_END = io.github.mpi4j.spi.FileIO.SEEK_END;
+    /** File.setView displacement of files opened with MODE_SEQUENTIAL: the shared pointer's position. */
+    public static final int DISPLACEMENT_CURRENT = -54278278;
 }

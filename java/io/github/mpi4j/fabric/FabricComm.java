@@ -387,6 +387,8 @@ final class FabricComm implements BackendComm, CollChannel {
     public <T> T capability(Class<T> kind) {
         if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new FabricInterOps(this));
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
+        // MPI-IO (issue 11): FileChannel positional I/O.
+        if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(io.github.mpi4j.fileio.ChannelFile.over(this));
         return BackendComm.super.capability(kind);
     }
 

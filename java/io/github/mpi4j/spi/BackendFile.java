@@ -58,4 +58,13 @@ public interface BackendFile {
     void seekShared(long offset, int whence);
 
     long sharedPosition();
+
+    /**
+     * A collective call of this file failed its checks at this rank only (a bad buffer, say):
+     * tells the other ranks, which are inside the same call, so that they throw too instead of
+     * waiting, and then throws {@code failure}. The default just throws.
+     */
+    default void failCollective(String call, RuntimeException failure) {
+        throw failure;
+    }
 }

@@ -11,4 +11,20 @@ public interface FileIO {
 
     /** MPI_File_delete (not collective). */
     void delete(String path);
+
+    // ---- access modes and whence values (MPI's values, as Open MPI's mpi.h and ROMIO define them) ----
+
+    int MODE_CREATE = 1;
+    int MODE_RDONLY = 2;
+    int MODE_WRONLY = 4;
+    int MODE_RDWR = 8;
+    int MODE_DELETE_ON_CLOSE = 16;
+    int MODE_UNIQUE_OPEN = 32;
+    int MODE_EXCL = 64;
+    int MODE_APPEND = 128;
+    int MODE_SEQUENTIAL = 256;
+
+    int SEEK_SET = 600;
+    int SEEK_CUR = 602;
+    int SEEK_END = 604;
 }

@@ -77,6 +77,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         // Topologies (issue 10): MpiTopology.
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
         if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new MpiInter(backend, this));
+        // MPI-IO (issue 11): MPI_File_* (MpiFile).
+        if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(MpiFile.over(this, backend));
         return BackendComm.super.capability(kind);
     }
 

@@ -138,8 +138,9 @@ public class CommSuite {
                     "process topologies are found");
             Check.isTrue(CapabilityLookup.require(c, Intercommunication.class, "intercommunicators") != null,
                     "intercommunicators are found");
+            Check.isTrue(CapabilityLookup.require(c, FileIO.class, "MPI-IO files") != null, "MPI-IO is found");
             Object[][] optional = {
-                {OneSided.class, "one-sided windows"}, {FileIO.class, "MPI-IO files"},
+                {OneSided.class, "one-sided windows"},
                 {DeviceMemory.class, "device memory"},
             };
             for (Object[] o : optional) {

@@ -1,0 +1,104 @@
+package io.github.mpi4j.fileio;
+
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
+import io.github.mpi4j.spi.Predefined;
+import mpi.MPIException;
+
+/**
+ * The few collectives an open file needs (agreeing on outcomes, sharing the shared pointer's
+ * base, ordering), over the file's own duplicate of the communicator so that they never mix
+ * with the program's traffic. Each call is one bracketed collective of the backend. Used by the
+ * Java implementation ({@link ChannelFile}) and by backends whose own collective file calls
+ * cannot tell the other ranks of a failure.
+ */
+public final class FileComm {
+    final BackendComm comm;
+
+    /** Over {@code comm}, which the caller made for the file (a duplicate) and frees with {@link #free}. */
+    public FileComm(BackendComm comm) {
+        this.comm = comm;
+    }
+
+    int rank() {
+        return comm.rank();
+    }
+
+    int size() {
+        return comm.size();
+    }
+
+    void barrier(String call) {
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().barrier();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+    }
+
+    /** Every rank's {@code value}, indexed by rank. */
+    long[] allGather(String call, long value) {
+        long[] all = new long[comm.size()];
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().allGather(new Buf(new long[] {value}, Predefined.T_LONG.arrayKind, 0, 1), 1,
+                    Predefined.T_LONG, new Buf(all, Predefined.T_LONG.arrayKind, 0, all.length), 1, Predefined.T_LONG);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+        return all;
+    }
+
+    /** Rank 0's bytes on every rank (the others pass anything, null included). */
+    byte[] bcastBytes(String call, byte[] fromRoot) {
+        long n = allGather(call, comm.rank() == 0 ? fromRoot.length : 0)[0];
+        byte[] data = comm.rank() == 0 ? fromRoot : new byte[(int) n];
+        if (n == 0) return data;
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().bcast(new Buf(data, Predefined.T_BYTE.arrayKind, 0, data.length), data.length,
+                    Predefined.T_BYTE, 0);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+        return data;
+    }
+
+    public void free() {
+        comm.free();
+    }
+
+    /**
+     * Every rank learns whether any rank failed: a rank that failed throws its own exception,
+     * the others one that names the first failing rank and its error class.
+     */
+    public void agree(String call, Throwable failure) {
+        int mine = failure == null ? 0 : failure instanceof MPIException
+                ? Math.max(1, ((MPIException) failure).getErrorClass()) : Mpi.ERR_IO;
+        long[] all = allGather(call, mine);
+        if (failure instanceof RuntimeException) throw (RuntimeException) failure;
+        if (failure instanceof Error) throw (Error) failure;
+        if (failure != null) throw MPIException.of(mine, call + ": " + failure);
+        for (int r = 0; r < all.length; r++) {
+            if (all[r] != 0) {
+                long errorClass = Math.abs(all[r]);
+                throw MPIException.of((int) errorClass, call + ": failed at rank " + r + " (error class " + errorClass
+                        + "; that rank's exception says why)");
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.github.mpi4j.fileio;
+
+import io.github.mpi4j.spi.TypeDesc;
+import io.github.mpi4j.spi.TypeMap;
+
+/**
+ * Where the data of a file view lie: the view's data bytes (etypes one after another) map onto
+ * the file through the filetype, tiled from the displacement every filetype extent. A
+ * predefined (or contiguous) filetype is one run from the displacement.
+ */
+public final class ViewMap {
+    /** Receives one run of file bytes: {@code length} bytes at file byte {@code filePos}, the {@code done}-th onwards of the access. */
+    public interface Runs {
+        /** Returns false to stop (a read that met the end of the file). */
+        boolean run(long filePos, long done, long length) throws java.io.IOException;
+    }
+
+    private final long disp;
+    /** The filetype's blocks, or null for one contiguous run. */
+    private final TypeMap map;
+    private final long tileBytes;
+    private final long tileExtent;
+
+    public ViewMap(long disp, TypeDesc filetype) {
+        this.disp = disp;
+        TypeMap m = filetype.derived instanceof TypeMap ? (TypeMap) filetype.derived : null;
+        this.map = m == null || m.isContiguous() ? null : m;
+        this.tileBytes = filetype.size;
+        this.tileExtent = filetype.extent;
+    }
+
+    /** Whether the view is one run of bytes from the displacement. */
+    public boolean isContiguous() {
+        return map == null;
+    }
+
+    /** The file byte of view data byte {@code p}. */
+    public long fileByte(long p) {
+        long[] at = {disp + p};
+        try {
+            runs(p, 1, (filePos, done, length) -> {
+                at[0] = filePos;
+                return false;
+            });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return at[0];
+    }
+
+    /** Visits, in order, the file runs that hold view data bytes {@code [p, p + length)}. */
+    public void runs(long p, long length, Runs visit) throws java.io.IOException {
+        if (length == 0) return;
+        if (map == null) {
+            visit.run(disp + p, 0, length);
+            return;
+        }
+        long tile = p / tileBytes;
+        long within = p % tileBytes;
+        long done = 0;
+        while (done < length) {
+            long base = disp + tile * tileExtent;
+            long seen = 0;
+            for (int i = 0; i < map.blocks() && done < length; i++) {
+                long b = map.bytes(i);
+                if (within >= seen + b) {
+                    seen += b;
+                    continue;
+                }
+                long skip = Math.max(0, within - seen);
+                long n = Math.min(b - skip, length - done);
+                if (!visit.run(base + map.disp(i) + skip, done, n)) return;
+                done += n;
+                seen += b;
+            }
+            tile++;
+            within = 0;
+        }
+    }
+}
