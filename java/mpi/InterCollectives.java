@@ -69,6 +69,12 @@ final class InterCollectives {
             throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported on an intercommunicator ("
                     + arg + "); merge it into an intracommunicator first");
         }
+        // The groups' blocks move as count x extent bytes: a type with gaps would move the gaps too.
+        if (t.derived instanceof io.github.mpi4j.spi.TypeMap && !((io.github.mpi4j.spi.TypeMap) t.derived).isContiguous()) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived datatype " + type + " (" + arg
+                    + ") has gaps or a lower bound, which collectives on an intercommunicator do not support yet;"
+                    + " pack it first (Comm.pack) or use a contiguous type");
+        }
         return t;
     }
 

@@ -36,10 +36,19 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     /** Pack every buffer (the fabric), or only Java arrays (MPI: direct memory goes with the type's own handle). */
     private final boolean packAll;
 
+    /**
+     * Whether this is an intercommunicator: its collectives go to the backend as they are (their
+     * roots and sizes are the remote group's, which the packing below does not model; the
+     * {@code mpi} layer refuses derived types with gaps there), point-to-point still packs.
+     */
+    private final boolean inter;
+
     private PackingComm(BackendComm inner, boolean packAll) {
         this.inner = inner;
         this.coll = inner.collectives();
         this.packAll = packAll;
+        io.github.mpi4j.spi.Intercommunication ic = inner.capability(io.github.mpi4j.spi.Intercommunication.class);
+        this.inter = ic != null && ic.isInter();
     }
 
     /**
@@ -415,7 +424,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
 
     @Override
     public CollectiveOps collectives() {
-        return this;
+        return inter ? coll : this;
     }
 
     /**
