@@ -427,6 +427,8 @@ final class FabricComm implements BackendComm, CollChannel {
     @Override
     public <T> T capability(Class<T> kind) {
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
+        // One-sided windows (issue 11): FabricWindow.
+        if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new FabricWindow.Factory(this));
         return BackendComm.super.capability(kind);
     }
 }

@@ -71,6 +71,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         if (kind == io.github.mpi4j.spi.DeviceMemory.class) return backend.device.cudaAware ? kind.cast(backend.device) : null;
         // Topologies (issue 10): MpiTopology.
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new MpiTopology(this, backend));
+        // One-sided windows (issue 11): MpiWindow.
+        if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new MpiWindow.Factory(this, backend));
         return BackendComm.super.capability(kind);
     }
 
