@@ -155,7 +155,7 @@ public final class Win implements Freeable {
     // =====================================================================================
 
     private BackendWindow impl(String call) {
-        MPI.session().check();
+        comm.session.check();
         BackendWindow w = impl;
         if (w == null) throw MPIException.of(MPI.ERR_WIN, call + ": the window has been freed");
         return w;

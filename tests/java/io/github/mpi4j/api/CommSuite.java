@@ -136,9 +136,12 @@ public class CommSuite {
             // Topologies (issue 10) are on every backend.
             Check.isTrue(CapabilityLookup.require(c, Topology.class, "process topologies") != null,
                     "process topologies are found");
+            // One-sided windows (issue 11) are on every backend.
+            Check.isTrue(CapabilityLookup.require(c, OneSided.class, "one-sided windows") != null,
+                    "one-sided windows are found");
             Object[][] optional = {
                 {Intercommunication.class, "intercommunicators"},
-                {OneSided.class, "one-sided windows"}, {FileIO.class, "MPI-IO files"},
+                {FileIO.class, "MPI-IO files"},
                 {DeviceMemory.class, "device memory"},
             };
             for (Object[] o : optional) {
