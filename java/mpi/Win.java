@@ -242,6 +242,13 @@ public final class Win implements Freeable {
         fenceEpoch = false;
     }
 
+    /** Request-based operations (rPut, rGet, ...) are valid only in a passive-target epoch (MPI-3 11.3.5). */
+    private void checkPassive(String call, int target) {
+        if (target == MPI.PROC_NULL || lockAll || locks[target] != 0) return;
+        throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": request-based RMA needs a passive-target epoch towards rank "
+                + target + " (lock(" + target + ") or lockAll), not a fence or start epoch");
+    }
+
     /** Common checks of an operation towards {@code target}; false for MPI.PROC_NULL (nothing to do). */
     private boolean towards(String call, int target) {
         impl(call);
@@ -284,6 +291,7 @@ public final class Win implements Freeable {
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, false);
+        if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
         if (!request) {
@@ -307,6 +315,7 @@ public final class Win implements Freeable {
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, true);
+        if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
         if (!request) {
@@ -330,6 +339,9 @@ public final class Win implements Freeable {
     /** MPI_Raccumulate; the operation is complete locally when it returns (the request is complete). */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
+        impl("Win.rAccumulate");
+        checkPassive("Win.rAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
+                ? MPI.PROC_NULL : targetRank);
         accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
         return Request.completed(comm.session);
     }
@@ -352,6 +364,9 @@ public final class Win implements Freeable {
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, int targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
+        impl("Win.rGetAccumulate");
+        checkPassive("Win.rGetAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
+                ? MPI.PROC_NULL : targetRank);
         getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
                 targetCount, targetType, op);
         return Request.completed(comm.session);

@@ -56,13 +56,19 @@ public class WindowSuite {
         Check.near(cell(right(rank, size), 1), local.get(n + 1), 0, "right ghost = right neighbour's first cell");
         for (int i = 1; i <= n; i++) Check.near(cell(rank, i), local.get(i), 0, "interior cell " + i + " unchanged");
 
-        // The same exchange read back with get (and rGet) in a fence epoch.
+        // The same cells read back with get in a fence epoch, and rGet under lockAll (request-based
+        // RMA needs a passive-target epoch).
         DoubleBuffer got = MPI.newDoubleBuffer(2);
         win.fence(0);
         win.get(got, 1, MPI.DOUBLE, right(rank, size), 1, 1, MPI.DOUBLE);
+        Check.throwsMpi(MPI.ERR_RMA_SYNC, () -> win.rGet(got, 1, MPI.DOUBLE, left(rank, size), n, 1, MPI.DOUBLE),
+                "passive-target epoch");
+        win.fence(MPI.MODE_NOSUCCEED);
+        win.lockAll(0);
         Request r = win.rGet(got.slice(1, 1), 1, MPI.DOUBLE, left(rank, size), n, 1, MPI.DOUBLE);
         r.waitFor();
-        win.fence(MPI.MODE_NOSUCCEED);
+        win.unlockAll();
+        comm.barrier();
         Check.near(cell(right(rank, size), 1), got.get(0), 0, "get of the right neighbour's first cell");
         Check.near(cell(left(rank, size), n), got.get(1), 0, "rGet of the left neighbour's last cell");
         win.free();
