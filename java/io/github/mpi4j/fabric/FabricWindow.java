@@ -23,16 +23,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
 import mpi.MPIException;
 
 /**
- * A fabric RMA window between ranks that share one JVM (ranks as threads): every rank's window
- * memory is a direct buffer the others load and store directly. Accumulates, fetch-and-op and
- * compare-and-swap hold the target's monitor, so they are atomic with respect to each other;
- * fences are barriers; locks are one {@link StampedLock} per target (passive target: the target
- * calls nothing); post/start/complete/wait are zero-byte messages on a private duplicate of the
- * communicator. Ranks in different processes get a clear MPIException (docs/onesided.md).
+ * A fabric RMA window in memory every rank loads and stores directly: between ranks of one JVM
+ * (ranks as threads) the ranks' own direct buffers; between processes of one node, files in
+ * shared memory that every rank maps ({@link ShmWindow}; windows the library allocates only).
+ * Accumulates, fetch-and-op and compare-and-swap hold the target's mutex, so they are atomic with
+ * respect to each other; fences are barriers; passive-target locks are reader/writer locks the
+ * origin takes without the target calling anything; post/start/complete/wait are zero-byte
+ * messages on a private duplicate of the communicator (docs/onesided.md).
  */
 final class FabricWindow implements BackendWindow {
     /** Windows being made or in use in this JVM, by a key rank 0 draws. */
@@ -48,12 +50,17 @@ final class FabricWindow implements BackendWindow {
         final Buf[] parts;
         final int[] dispUnits;
         final StampedLock[] locks;
+        final ReentrantLock[] mutexes;
 
         Shared(int n) {
             parts = new Buf[n];
             dispUnits = new int[n];
             locks = new StampedLock[n];
-            for (int i = 0; i < n; i++) locks[i] = new StampedLock();
+            mutexes = new ReentrantLock[n];
+            for (int i = 0; i < n; i++) {
+                locks[i] = new StampedLock();
+                mutexes[i] = new ReentrantLock();
+            }
         }
     }
 
@@ -67,7 +74,7 @@ final class FabricWindow implements BackendWindow {
 
         @Override
         public BackendWindow createWindow(Buf base, long bytes, int dispUnit) {
-            return new FabricWindow(comm, base, dispUnit);
+            return new FabricWindow(comm, base, dispUnit, false);
         }
 
         @Override
@@ -77,7 +84,7 @@ final class FabricWindow implements BackendWindow {
                         + Integer.MAX_VALUE + " bytes per rank");
             }
             ByteBuffer mem = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
-            return new FabricWindow(comm, new Buf(mem, BaseKind.BYTE, 0, (int) bytes), dispUnit);
+            return new FabricWindow(comm, new Buf(mem, BaseKind.BYTE, 0, (int) bytes), dispUnit, true);
         }
 
         @Override
@@ -89,17 +96,29 @@ final class FabricWindow implements BackendWindow {
 
     private final BackendComm sync;
     private final long key;
-    private final Shared shared;
     private final int rank;
     private final double timeout;
     private final long[] stamps;
+    /** Every rank's window memory and displacement unit. */
+    private final Buf[] parts;
+    private final int[] dispUnits;
+    /** The target's mutex (atomic operations) and passive-target lock: in this JVM, or in shared memory. */
+    private final Locks locks;
+    /** Between processes: the mapped files, unlinked once every rank mapped them. */
+    private ShmWindow shm;
     private int[] startGroup, postGroup;
 
-    private FabricWindow(FabricComm comm, Buf base, int dispUnit) {
+    /**
+     * Collective. Ranks of one JVM share {@code base} directly. Otherwise a window the library
+     * allocates ({@code movable}) moves into files every rank of the node maps
+     * ({@link ShmWindow}); a window over the user's memory cannot, and is refused.
+     */
+    private FabricWindow(FabricComm comm, Buf base, int dispUnit, boolean movable) {
         this.timeout = Timeout.seconds(System.getenv(), "Win (fabric)");
         this.sync = comm.dup();
         this.rank = sync.rank();
         int n = sync.size();
+        this.stamps = new long[n];
         long[] k = {ThreadLocalRandom.current().nextLong()};
         Buf kb = new Buf(k, BaseKind.LONG, 0, 1);
         collective("Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
@@ -107,19 +126,97 @@ final class FabricWindow implements BackendWindow {
         Shared s = WINDOWS.computeIfAbsent(key, x -> new Shared(n));
         s.parts[rank] = base;
         s.dispUnits[rank] = dispUnit;
-        this.stamps = new long[n];
         barrier("Win");
         boolean complete = true;
         for (Buf b : s.parts) complete &= b != null;
-        if (!complete) {
-            // Every rank of a process sees the same registry, so all of them refuse alike.
-            barrier("Win");
-            WINDOWS.remove(key);
-            sync.free();
-            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win: the fabric backend makes windows only "
-                    + "between ranks in one JVM (ranks as threads); windows between processes are not supported yet");
+        // Every rank of a JVM sees the same registry, so all ranks take the same branch.
+        if (complete) {
+            parts = s.parts;
+            dispUnits = s.dispUnits;
+            locks = new JvmLocks(s);
+            return;
         }
-        this.shared = s;
+        barrier("Win");
+        WINDOWS.remove(key);
+        if (!movable) {
+            sync.free();
+            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win: the fabric backend makes windows over "
+                    + "user memory only between ranks in one JVM (ranks as threads); between processes use "
+                    + "Win.allocate or Win.allocateShared (shared memory of one node)");
+        }
+        ShmWindow w;
+        try {
+            w = ShmWindow.open(sync, key, base.length, dispUnit, this::barrier, timeout);
+        } catch (RuntimeException e) {
+            sync.free();
+            throw e;
+        }
+        this.shm = w;
+        this.parts = w.parts;
+        this.dispUnits = w.dispUnits;
+        this.locks = w;
+    }
+
+    /** The per-target mutex and reader/writer lock a window needs. */
+    interface Locks {
+        void mutex(int target);
+
+        void unmutex(int target);
+
+        /** A passive-target lock; returns what {@link #release} needs. Waits at most the timeout. */
+        long acquire(int target, boolean exclusive, double timeout);
+
+        void release(int target, long stamp);
+    }
+
+    /** Locks of ranks in one JVM. */
+    private static final class JvmLocks implements Locks {
+        private final Shared s;
+
+        JvmLocks(Shared s) {
+            this.s = s;
+        }
+
+        @Override
+        public void mutex(int target) {
+            s.mutexes[target].lock();
+        }
+
+        @Override
+        public void unmutex(int target) {
+            s.mutexes[target].unlock();
+        }
+
+        @Override
+        public long acquire(int target, boolean exclusive, double timeout) {
+            StampedLock l = s.locks[target];
+            long st;
+            try {
+                st = exclusive ? l.tryWriteLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS)
+                        : l.tryReadLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw MPIException.of(Mpi.ERR_OTHER, "Win.lock: interrupted while waiting for rank " + target
+                        + "'s lock");
+            }
+            if (st == 0) throw ShmWindow.lockTimeout(target, timeout);
+            return st;
+        }
+
+        @Override
+        public void release(int target, long stamp) {
+            s.locks[target].unlock(stamp);
+        }
+    }
+
+    /** Runs {@code body} holding {@code target}'s mutex: atomic with respect to every other atomic operation. */
+    private void atomically(int target, Runnable body) {
+        locks.mutex(target);
+        try {
+            body.run();
+        } finally {
+            locks.unmutex(target);
+        }
     }
 
     private void collective(String call, Runnable body) {
@@ -135,7 +232,7 @@ final class FabricWindow implements BackendWindow {
         }
     }
 
-    private void barrier(String call) {
+    void barrier(String call) {
         collective(call, () -> sync.collectives().barrier());
     }
 
@@ -149,12 +246,12 @@ final class FabricWindow implements BackendWindow {
     }
 
     private long at(int target, long disp) {
-        return disp * shared.dispUnits[target];
+        return disp * dispUnits[target];
     }
 
     @Override
     public Buf base() {
-        return shared.parts[rank];
+        return parts[rank];
     }
 
     @Override
@@ -163,7 +260,7 @@ final class FabricWindow implements BackendWindow {
         contiguous("Win.put", originType);
         contiguous("Win.put", targetType);
         long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
-        BufAccess.copy(origin, 0, shared.parts[target], at(target, targetDisp), n);
+        BufAccess.copy(origin, 0, parts[target], at(target, targetDisp), n);
     }
 
     @Override
@@ -172,17 +269,16 @@ final class FabricWindow implements BackendWindow {
         contiguous("Win.get", originType);
         contiguous("Win.get", targetType);
         long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
-        BufAccess.copy(shared.parts[target], at(target, targetDisp), origin, 0, n);
+        BufAccess.copy(parts[target], at(target, targetDisp), origin, 0, n);
     }
 
     @Override
     public void accumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                            int targetCount, TypeDesc targetType, OpDesc op) {
         contiguous("Win.accumulate", targetType);
-        Buf t = shared.parts[target];
-        synchronized (t) {
-            apply(op, targetType, origin, t, at(target, targetDisp), Math.min(originCount, targetCount));
-        }
+        Buf t = parts[target];
+        atomically(target, () -> apply(op, targetType, origin, t, at(target, targetDisp),
+                Math.min(originCount, targetCount)));
     }
 
     /** target[at..] = target op origin (REPLACE: origin; NO_OP: unchanged). */
@@ -200,12 +296,12 @@ final class FabricWindow implements BackendWindow {
                               TypeDesc resultType, int target, long targetDisp, int targetCount, TypeDesc targetType,
                               OpDesc op) {
         contiguous("Win.getAccumulate", targetType);
-        Buf t = shared.parts[target];
+        Buf t = parts[target];
         long at = at(target, targetDisp);
-        synchronized (t) {
+        atomically(target, () -> {
             BufAccess.copy(t, at, result, 0, Buffers.spanBytes(Math.min(resultCount, targetCount), targetType));
             if (origin != null) apply(op, targetType, origin, t, at, Math.min(originCount, targetCount));
-        }
+        });
     }
 
     @Override
@@ -215,15 +311,15 @@ final class FabricWindow implements BackendWindow {
 
     @Override
     public void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp) {
-        Buf t = shared.parts[target];
+        Buf t = parts[target];
         long at = at(target, targetDisp);
         int n = (int) type.size;
         ByteBuffer old = ByteBuffer.allocate(n), cmp = ByteBuffer.allocate(n);
-        synchronized (t) {
+        atomically(target, () -> {
             BufAccess.get(t, at, old, 0, n);
             BufAccess.get(compare, 0, cmp, 0, n);
             if (old.equals(cmp)) BufAccess.copy(origin, 0, t, at, n);
-        }
+        });
         BufAccess.put(old, 0, result, 0, n);
     }
 
@@ -303,25 +399,12 @@ final class FabricWindow implements BackendWindow {
 
     @Override
     public void lock(int lockType, int target, int assertion) {
-        StampedLock l = shared.locks[target];
-        long s;
-        try {
-            s = lockType == LOCK_EXCLUSIVE ? l.tryWriteLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS)
-                    : l.tryReadLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw MPIException.of(Mpi.ERR_OTHER, "Win.lock: interrupted while waiting for rank " + target + "'s lock");
-        }
-        if (s == 0) {
-            throw MPIException.of(Mpi.ERR_OTHER, "Win.lock: rank " + target + "'s window stayed locked by another "
-                    + "rank for " + timeout + " s (MPI4J_TIMEOUT)");
-        }
-        stamps[target] = s;
+        stamps[target] = locks.acquire(target, lockType == LOCK_EXCLUSIVE, timeout);
     }
 
     @Override
     public void unlock(int target) {
-        shared.locks[target].unlock(stamps[target]);
+        locks.release(target, stamps[target]);
         stamps[target] = 0;
     }
 
@@ -365,8 +448,8 @@ final class FabricWindow implements BackendWindow {
 
     @Override
     public Buf sharedQuery(int target, int[] dispUnit) {
-        dispUnit[0] = shared.dispUnits[target];
-        return shared.parts[target];
+        dispUnit[0] = dispUnits[target];
+        return parts[target];
     }
 
     @Override
@@ -384,6 +467,7 @@ final class FabricWindow implements BackendWindow {
     public void free() {
         barrier("Win.free");
         WINDOWS.remove(key);
+        if (shm != null) shm.close();
         sync.free();
     }
 }
