@@ -10,8 +10,9 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * {@link WindowSuite} (issue 11, one-sided) on both backends: MPI under Open MPI's mpirun and
- * MPICH's mpiexec.hydra (Open MPI with its UCX one-sided component, see OPEN_MPI_OSC), the fabric with ranks as threads (its windows live in one JVM). Few
+ * {@link WindowSuite} and {@link WindowAllocatedSuite} (issue 11, one-sided) on both backends: MPI under Open MPI's mpirun and
+ * MPICH's mpiexec.hydra (Open MPI with its UCX one-sided component, see OPEN_MPI_OSC), the fabric with ranks as threads, and with ranks as processes for the allocated windows
+ * (windows over user memory are shared only between threads of one JVM). Few
  * sizes, to keep CI short; size 1 and odd and even rings.
  */
 class WindowTest {
@@ -24,15 +25,23 @@ class WindowTest {
 
     @TestFactory
     Stream<DynamicNode> mpi() {
-        return Stream.of(
-                DynamicContainer.dynamicContainer("Open MPI",
-                        SuiteRunner.run(WindowSuite.class, Jobs.Launcher.MPIRUN, List.of(), OPEN_MPI_OSC, 1, 3)),
-                DynamicContainer.dynamicContainer("MPICH",
-                        SuiteRunner.run(WindowSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
+        return Stream.of(WindowSuite.class, WindowAllocatedSuite.class).map(suite ->
+                DynamicContainer.dynamicContainer(suite.getSimpleName(), Stream.of(
+                        DynamicContainer.dynamicContainer("Open MPI",
+                                SuiteRunner.run(suite, Jobs.Launcher.MPIRUN, List.of(), OPEN_MPI_OSC, 1, 3)),
+                        DynamicContainer.dynamicContainer("MPICH",
+                                SuiteRunner.run(suite, Jobs.Launcher.MPICH, List.of(), null, 2)))));
     }
 
     @TestFactory
     Stream<DynamicNode> fabricThreads() {
-        return SuiteRunner.threads(WindowSuite.class, 1, 2, 3, 4, 5);
+        return Stream.concat(SuiteRunner.threads(WindowSuite.class, 1, 2, 3, 4, 5),
+                SuiteRunner.threads(WindowAllocatedSuite.class, 1, 2, 3, 4, 5));
+    }
+
+    /** Windows between processes: shared-memory files that every rank maps. */
+    @TestFactory
+    Stream<DynamicNode> fabricProcesses() {
+        return SuiteRunner.run(WindowAllocatedSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
     }
 }
