@@ -71,6 +71,15 @@ public class WindowAllocatedSuite {
         Check.equal((long) size * k, counter.get(0), "the counter after all tickets");
         Check.isTrue(counter.get(1) >= 0 && counter.get(1) < size, "slot 1 holds the winner's rank");
         Check.equal((long) size * (size + 1) / 2, counter.get(2), "accumulated 1 + ... + size");
+
+        // getAccumulate with NO_OP (no origin) reads all three slots atomically under a shared lock.
+        LongBuffer seen = MPI.newLongBuffer(3);
+        win.lock(MPI.LOCK_SHARED, 0, MPI.MODE_NOCHECK);
+        win.getAccumulate(null, 0, MPI.LONG, seen, 3, MPI.LONG, 0, 0, 3, MPI.LONG, MPI.NO_OP);
+        win.unlock(0);
+        Check.equal((long) size * k, seen.get(0), "getAccumulate(NO_OP) of the counter");
+        Check.equal((long) size * (size + 1) / 2, seen.get(2), "getAccumulate(NO_OP) of the sum");
+        comm.barrier();
         win.free();
     }
 
