@@ -189,6 +189,15 @@ public final class Win implements Freeable {
         }
     }
 
+    /** MPI requires the origin (or result) and target sides of an operation to carry the same data. */
+    private static void checkMatch(String call, String side, int count, TypeDesc t, int targetCount, TypeDesc tt) {
+        long a = (long) count * t.size, b = (long) targetCount * tt.size;
+        if (a != b) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": the " + side + " carries " + a + " bytes (" + count + " x "
+                    + t.name + ") but the target " + b + " (" + targetCount + " x " + tt.name + ")");
+        }
+    }
+
     /** A Buf over a direct buffer or native memory, after checking {@code count} items of {@code t} fit. */
     private static Buf memory(String call, String arg, Object buf, int count, TypeDesc t, boolean written) {
         if (buf == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " is null");
@@ -294,6 +303,7 @@ public final class Win implements Freeable {
         if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
         if (!request) {
             impl.put(o, orgCount, ot, targetRank, targetDisp, targetCount, tt);
             return null;
@@ -318,6 +328,7 @@ public final class Win implements Freeable {
         if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
         if (!request) {
             impl.get(o, orgCount, ot, targetRank, targetDisp, targetCount, tt);
             return null;
@@ -333,6 +344,7 @@ public final class Win implements Freeable {
         Buf b = memory(call, "origin", origin, orgCount, ot, false);
         if (!towards(call, targetRank)) return;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
         impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
     }
 
@@ -357,6 +369,8 @@ public final class Win implements Freeable {
         Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
         if (!towards(call, targetRank)) return;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+        checkMatch(call, "result", resultCount, rt, targetCount, tt);
         impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
     }
 

@@ -124,6 +124,8 @@ public class WindowSuite {
         Check.throwsMpi(MPI.ERR_DISP, () -> win.put(two, 1, MPI.INT, t, -1, 1, MPI.INT), "targetDisp", "-1");
         Check.throwsMpi(MPI.ERR_DISP, () -> win.get(two, 1, MPI.INT, t, 4, 1, MPI.INT), "targetDisp 4");
         Check.throwsMpi(MPI.ERR_RANK, () -> win.put(two, 1, MPI.INT, size, 0, 1, MPI.INT), "targetRank " + size);
+        Check.throwsMpi(MPI.ERR_COUNT, () -> win.put(two, 2, MPI.INT, t, 0, 1, MPI.INT), "carries 8 bytes",
+                "target 4");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> win.put(IntBuffer.allocate(1), 1, MPI.INT, t, 0, 1, MPI.INT),
                 "heap buffer");
         Check.throwsMpi(MPI.ERR_OP, () -> win.accumulate(two, 1, MPI.INT, t, 0, 1, MPI.INT,
