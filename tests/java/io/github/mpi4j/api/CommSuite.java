@@ -123,9 +123,9 @@ public class CommSuite {
 
     /**
      * Issue 8 item 4: the optional parts of a backend are reached through one lookup. Neither
-     * backend has intercommunicators, topologies, windows, files or device memory yet: asking
-     * for one throws an MPIException naming the feature and the backend, at every rank and on
-     * a duplicate too; what every communicator has (point-to-point) is found.
+     * backend has intercommunicators, files or device memory yet: asking for one throws an
+     * MPIException naming the feature and the backend, at every rank and on a duplicate too;
+     * what every communicator has (point-to-point, topologies, one-sided windows) is found.
      */
     @RankTest
     public void capabilityLookupNamesWhatTheBackendLacks(Intracomm comm) {
