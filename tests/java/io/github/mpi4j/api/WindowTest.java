@@ -39,9 +39,10 @@ class WindowTest {
                 SuiteRunner.threads(WindowAllocatedSuite.class, 1, 2, 3, 4, 5));
     }
 
-    /** Windows between processes: shared-memory files that every rank maps. */
+    /** Windows between processes: shared-memory files that every rank maps; user memory is refused. */
     @TestFactory
     Stream<DynamicNode> fabricProcesses() {
-        return SuiteRunner.run(WindowAllocatedSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
+        return Stream.concat(SuiteRunner.run(WindowAllocatedSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3),
+                SuiteRunner.run(WindowProcessesSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 2));
     }
 }
