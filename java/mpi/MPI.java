@@ -556,4 +556,17 @@ public final class MPI {
     public static final int SEEK_END = io.github.mpi4j.spi.FileIO.SEEK_END;
     /** File.setView displacement of files opened with MODE_SEQUENTIAL: the shared pointer's position. */
     public static final int DISPLACEMENT_CURRENT = -54278278;
+
+    // ---- one-sided windows (issue 11; see Win) ----
+
+    /** Lock types of {@code Win.lock} (Open MPI's values; the MPI backend translates them). */
+    public static final int LOCK_EXCLUSIVE = 1, LOCK_SHARED = 2;
+    /** Assertions of the window synchronization calls. */
+    public static final int MODE_NOCHECK = 1, MODE_NOPRECEDE = 2, MODE_NOPUT = 4, MODE_NOSTORE = 8,
+            MODE_NOSUCCEED = 16;
+    /** Window attribute keys ({@code Win.getAttr}). */
+    public static final int WIN_BASE = 7, WIN_SIZE = 8, WIN_DISP_UNIT = 9, WIN_CREATE_FLAVOR = 10, WIN_MODEL = 11;
+    /** Values of WIN_CREATE_FLAVOR and WIN_MODEL. */
+    public static final int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_FLAVOR_DYNAMIC = 3,
+            WIN_FLAVOR_SHARED = 4, WIN_UNIFIED = 0, WIN_SEPARATE = 1;
 }

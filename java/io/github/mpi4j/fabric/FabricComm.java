@@ -389,6 +389,8 @@ final class FabricComm implements BackendComm, CollChannel {
         if (kind == io.github.mpi4j.spi.Topology.class) return kind.cast(new FabricTopology(this));
         // MPI-IO (issue 11): FileChannel positional I/O.
         if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(io.github.mpi4j.fileio.ChannelFile.over(this));
+        // One-sided windows (issue 11): FabricWindow.
+        if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new FabricWindow.Factory(this));
         return BackendComm.super.capability(kind);
     }
 

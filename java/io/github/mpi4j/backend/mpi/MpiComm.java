@@ -79,6 +79,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         if (kind == io.github.mpi4j.spi.Intercommunication.class) return kind.cast(new MpiInter(backend, this));
         // MPI-IO (issue 11): MPI_File_* (MpiFile).
         if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(MpiFile.over(this, backend));
+        // One-sided windows (issue 11): MpiWindow.
+        if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new MpiWindow.Factory(this, backend));
         return BackendComm.super.capability(kind);
     }
 

@@ -1,0 +1,269 @@
+package io.github.mpi4j.backend.mpi;
+
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BackendWindow;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
+import io.github.mpi4j.spi.OneSided;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import mpi.MPIException;
+
+/**
+ * An MPI window (issue 11): each call is one MPI_Win_* call through {@link MpiWinNative}. The
+ * window's memory and every origin and result buffer are direct buffers or native memory (the
+ * {@code mpi} layer refuses arrays), passed by address; the window keeps the memory it was made
+ * over (and attached memory) reachable until it is freed.
+ */
+final class MpiWindow implements BackendWindow {
+
+    /** The capability an MPI communicator hands out. */
+    static final class Factory implements OneSided {
+        private final MpiComm comm;
+        private final MpiBackend backend;
+
+        Factory(MpiComm comm, MpiBackend backend) {
+            this.comm = comm;
+            this.backend = backend;
+        }
+
+        @Override
+        public BackendWindow createWindow(Buf base, long bytes, int dispUnit) {
+            long h = MpiWinNative.create0(comm.handle, address(base), bytes, dispUnit);
+            return new MpiWindow(comm, backend, h, base);
+        }
+
+        @Override
+        public BackendWindow allocateWindow(long bytes, int dispUnit, boolean shared) {
+            ByteBuffer[] out = new ByteBuffer[1];
+            long h = MpiWinNative.allocate0(comm.handle, bytes, dispUnit, shared, out);
+            ByteBuffer mem = out[0] != null ? out[0] : ByteBuffer.allocateDirect(0);
+            mem.order(ByteOrder.nativeOrder());
+            return new MpiWindow(comm, backend, h, new Buf(mem, BaseKind.BYTE, 0, mem.capacity()));
+        }
+
+        @Override
+        public BackendWindow createDynamicWindow() {
+            return new MpiWindow(comm, backend, MpiWinNative.createDynamic0(comm.handle), null);
+        }
+    }
+
+    private final MpiComm comm;
+    private final MpiBackend backend;
+    private long handle;
+    private final Buf base;
+    /** Attached memory (dynamic windows), kept reachable while attached. */
+    private final List<Buf> attached = new ArrayList<>();
+
+    private MpiWindow(MpiComm comm, MpiBackend backend, long handle, Buf base) {
+        this.comm = comm;
+        this.backend = backend;
+        this.handle = handle;
+        this.base = base;
+    }
+
+    /** Address of the first element of direct or native memory; 0 for null. */
+    static long address(Buf b) {
+        if (b == null) return 0;
+        if (b.isNative()) {
+            Arg.admit(b);
+            return b.address();
+        }
+        if (b.isDirect()) return MpiWinNative.address0((Buffer) b.base) + b.byteOffset();
+        throw MPIException.of(Mpi.ERR_BUFFER, "the MPI backend's windows take direct buffers or native memory, not "
+                + b);
+    }
+
+    private long op(OpDesc op, TypeDesc t) {
+        if (op.code == OpCode.USER) {
+            throw MPIException.of(Mpi.ERR_OP, "user-defined operations cannot be used in RMA accumulates");
+        }
+        return backend.op(op, t, null);
+    }
+
+    @Override
+    public Buf base() {
+        return base;
+    }
+
+    private long rma(int kind, Buf origin, int ocount, TypeDesc otype, Buf result, int rcount, TypeDesc rtype,
+                     int target, long disp, int tcount, TypeDesc ttype, OpDesc op, boolean request) {
+        return MpiWinNative.rma0(kind, handle, address(origin), ocount, otype == null ? 0 : backend.type(otype),
+                address(result), rcount, rtype == null ? 0 : backend.type(rtype), target, disp, tcount,
+                backend.type(ttype), op == null ? 0 : op(op, ttype), request);
+    }
+
+    @Override
+    public void put(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
+                    TypeDesc targetType) {
+        rma(MpiWinNative.PUT, origin, originCount, originType, null, 0, null, target, targetDisp, targetCount,
+                targetType, null, false);
+    }
+
+    @Override
+    public void get(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
+                    TypeDesc targetType) {
+        rma(MpiWinNative.GET, origin, originCount, originType, null, 0, null, target, targetDisp, targetCount,
+                targetType, null, false);
+    }
+
+    @Override
+    public void accumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                           int targetCount, TypeDesc targetType, OpDesc op) {
+        rma(MpiWinNative.ACCUMULATE, origin, originCount, originType, null, 0, null, target, targetDisp, targetCount,
+                targetType, op, false);
+    }
+
+    @Override
+    public void getAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result, int resultCount,
+                              TypeDesc resultType, int target, long targetDisp, int targetCount, TypeDesc targetType,
+                              OpDesc op) {
+        rma(MpiWinNative.GET_ACCUMULATE, origin, originCount, originType, result, resultCount, resultType, target,
+                targetDisp, targetCount, targetType, op, false);
+    }
+
+    @Override
+    public void fetchAndOp(Buf origin, Buf result, TypeDesc type, int target, long targetDisp, OpDesc op) {
+        MpiWinNative.fetchAndOp0(handle, address(origin), address(result), backend.type(type), target, targetDisp,
+                op(op, type));
+    }
+
+    @Override
+    public void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp) {
+        MpiWinNative.compareAndSwap0(handle, address(origin), address(compare), address(result), backend.type(type),
+                target, targetDisp);
+    }
+
+    @Override
+    public BackendRequest rPut(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                               int targetCount, TypeDesc targetType) {
+        long r = rma(MpiWinNative.PUT, origin, originCount, originType, null, 0, null, target, targetDisp,
+                targetCount, targetType, null, true);
+        return new MpiRequest(r, false, origin, null);
+    }
+
+    @Override
+    public BackendRequest rGet(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                               int targetCount, TypeDesc targetType) {
+        long r = rma(MpiWinNative.GET, origin, originCount, originType, null, 0, null, target, targetDisp,
+                targetCount, targetType, null, true);
+        return new MpiRequest(r, false, origin, null);
+    }
+
+    // ---- synchronization -------------------------------------------------------------------------
+
+    private int sync(int kind, int a, int b, int c, int[] group) {
+        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Win (" + kind + ")", comm);
+        try {
+            return MpiWinNative.sync0(kind, handle, a, b, c, comm.handle, group);
+        } finally {
+            m.exit();
+        }
+    }
+
+    @Override
+    public void fence(int assertion) {
+        sync(MpiWinNative.FENCE, assertion, 0, 0, null);
+    }
+
+    @Override
+    public void post(int[] group, int assertion) {
+        sync(MpiWinNative.POST, assertion, 0, 0, group);
+    }
+
+    @Override
+    public void start(int[] group, int assertion) {
+        sync(MpiWinNative.START, assertion, 0, 0, group);
+    }
+
+    @Override
+    public void complete() {
+        sync(MpiWinNative.COMPLETE, 0, 0, 0, null);
+    }
+
+    @Override
+    public void waitForExposure() {
+        sync(MpiWinNative.WAIT, 0, 0, 0, null);
+    }
+
+    @Override
+    public boolean testExposure() {
+        return sync(MpiWinNative.TEST, 0, 0, 0, null) != 0;
+    }
+
+    @Override
+    public void lock(int lockType, int target, int assertion) {
+        sync(MpiWinNative.LOCK, assertion, target, lockType, null);
+    }
+
+    @Override
+    public void unlock(int target) {
+        sync(MpiWinNative.UNLOCK, target, 0, 0, null);
+    }
+
+    @Override
+    public void lockAll(int assertion) {
+        sync(MpiWinNative.LOCK_ALL, assertion, 0, 0, null);
+    }
+
+    @Override
+    public void unlockAll() {
+        sync(MpiWinNative.UNLOCK_ALL, 0, 0, 0, null);
+    }
+
+    @Override
+    public void flush(int target) {
+        sync(MpiWinNative.FLUSH, target, 0, 0, null);
+    }
+
+    @Override
+    public void flushAll() {
+        sync(MpiWinNative.FLUSH_ALL, 0, 0, 0, null);
+    }
+
+    @Override
+    public void flushLocal(int target) {
+        sync(MpiWinNative.FLUSH_LOCAL, target, 0, 0, null);
+    }
+
+    @Override
+    public void sync() {
+        sync(MpiWinNative.SYNC, 0, 0, 0, null);
+    }
+
+    // ---- memory ----------------------------------------------------------------------------------
+
+    @Override
+    public Buf sharedQuery(int target, int[] dispUnit) {
+        ByteBuffer b = MpiWinNative.sharedQuery0(handle, target, dispUnit);
+        if (b == null) b = ByteBuffer.allocateDirect(0);
+        b.order(ByteOrder.nativeOrder());
+        return new Buf(b, BaseKind.BYTE, 0, b.capacity());
+    }
+
+    @Override
+    public void attach(Buf memory, long bytes) {
+        MpiWinNative.attach0(handle, address(memory), bytes);
+        attached.add(memory);
+    }
+
+    @Override
+    public void detach(Buf memory) {
+        MpiWinNative.detach0(handle, address(memory));
+        attached.removeIf(b -> b.base == memory.base);
+    }
+
+    @Override
+    public void free() {
+        sync(MpiWinNative.FREE, 0, 0, 0, null);
+        handle = 0;
+        attached.clear();
+    }
+}

@@ -1,0 +1,473 @@
+package io.github.mpi4j.fabric;
+
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.buffer.Reductions;
+import io.github.mpi4j.spi.BackendComm;
+import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.BackendWindow;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Mpi;
+import io.github.mpi4j.spi.OneSided;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.SendMode;
+import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.Timeout;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+import mpi.MPIException;
+
+/**
+ * A fabric RMA window in memory every rank loads and stores directly: between ranks of one JVM
+ * (ranks as threads) the ranks' own direct buffers; between processes of one node, files in
+ * shared memory that every rank maps ({@link ShmWindow}; windows the library allocates only).
+ * Accumulates, fetch-and-op and compare-and-swap hold the target's mutex, so they are atomic with
+ * respect to each other; fences are barriers; passive-target locks are reader/writer locks the
+ * origin takes without the target calling anything; post/start/complete/wait are zero-byte
+ * messages on a private duplicate of the communicator (docs/onesided.md).
+ */
+final class FabricWindow implements BackendWindow {
+    /** Windows being made or in use in this JVM, by a key rank 0 draws. */
+    private static final Map<Long, Shared> WINDOWS = new ConcurrentHashMap<>();
+
+    private static final int TAG_POST = 1, TAG_DONE = 2;
+    /** mpi.MPI's lock types. */
+    private static final int LOCK_EXCLUSIVE = 1, LOCK_SHARED = 2;
+    private static final Buf EMPTY = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
+
+    /** What the ranks of one window share. */
+    private static final class Shared {
+        final Buf[] parts;
+        final int[] dispUnits;
+        final StampedLock[] locks;
+        final ReentrantLock[] mutexes;
+
+        Shared(int n) {
+            parts = new Buf[n];
+            dispUnits = new int[n];
+            locks = new StampedLock[n];
+            mutexes = new ReentrantLock[n];
+            for (int i = 0; i < n; i++) {
+                locks[i] = new StampedLock();
+                mutexes[i] = new ReentrantLock();
+            }
+        }
+    }
+
+    /** The capability a fabric communicator hands out. */
+    static final class Factory implements OneSided {
+        private final FabricComm comm;
+
+        Factory(FabricComm comm) {
+            this.comm = comm;
+        }
+
+        @Override
+        public BackendWindow createWindow(Buf base, long bytes, int dispUnit) {
+            return new FabricWindow(comm, base, dispUnit, false);
+        }
+
+        @Override
+        public BackendWindow allocateWindow(long bytes, int dispUnit, boolean shared) {
+            if (bytes > Integer.MAX_VALUE) {
+                throw MPIException.of(Mpi.ERR_SIZE, "Win.allocate: " + bytes + " bytes exceed the fabric's limit of "
+                        + Integer.MAX_VALUE + " bytes per rank");
+            }
+            ByteBuffer mem = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+            return new FabricWindow(comm, new Buf(mem, BaseKind.BYTE, 0, (int) bytes), dispUnit, true);
+        }
+
+        @Override
+        public BackendWindow createDynamicWindow() {
+            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.createDynamic: dynamic windows are not "
+                    + "supported by the fabric backend yet");
+        }
+    }
+
+    private final BackendComm sync;
+    private final long key;
+    private final int rank;
+    private final double timeout;
+    private final long[] stamps;
+    /** Every rank's window memory and displacement unit. */
+    private final Buf[] parts;
+    private final int[] dispUnits;
+    /** The target's mutex (atomic operations) and passive-target lock: in this JVM, or in shared memory. */
+    private final Locks locks;
+    /** Between processes: the mapped files, unlinked once every rank mapped them. */
+    private ShmWindow shm;
+    private int[] startGroup, postGroup;
+
+    /**
+     * Collective. Ranks of one JVM share {@code base} directly. Otherwise a window the library
+     * allocates ({@code movable}) moves into files every rank of the node maps
+     * ({@link ShmWindow}); a window over the user's memory cannot, and is refused.
+     */
+    private FabricWindow(FabricComm comm, Buf base, int dispUnit, boolean movable) {
+        this.timeout = Timeout.seconds(System.getenv(), "Win (fabric)");
+        this.sync = comm.dup();
+        this.rank = sync.rank();
+        int n = sync.size();
+        this.stamps = new long[n];
+        long[] k = {ThreadLocalRandom.current().nextLong()};
+        Buf kb = new Buf(k, BaseKind.LONG, 0, 1);
+        collective("Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
+        this.key = k[0];
+        Shared s = WINDOWS.computeIfAbsent(key, x -> new Shared(n));
+        s.parts[rank] = base;
+        s.dispUnits[rank] = dispUnit;
+        barrier("Win");
+        boolean complete = true;
+        for (Buf b : s.parts) complete &= b != null;
+        // Every rank of a JVM sees the same registry, so all ranks take the same branch.
+        if (complete) {
+            parts = s.parts;
+            dispUnits = s.dispUnits;
+            locks = new JvmLocks(s);
+            return;
+        }
+        barrier("Win");
+        WINDOWS.remove(key);
+        if (!movable) {
+            sync.free();
+            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win: the fabric backend makes windows over "
+                    + "user memory only between ranks in one JVM (ranks as threads); between processes use "
+                    + "Win.allocate or Win.allocateShared (shared memory of one node)");
+        }
+        ShmWindow w;
+        try {
+            w = ShmWindow.open(sync, key, base.length, dispUnit, this::barrier, timeout);
+        } catch (RuntimeException e) {
+            sync.free();
+            throw e;
+        }
+        this.shm = w;
+        this.parts = w.parts;
+        this.dispUnits = w.dispUnits;
+        this.locks = w;
+    }
+
+    /** The per-target mutex and reader/writer lock a window needs. */
+    interface Locks {
+        void mutex(int target);
+
+        void unmutex(int target);
+
+        /** A passive-target lock; returns what {@link #release} needs. Waits at most the timeout. */
+        long acquire(int target, boolean exclusive, double timeout);
+
+        void release(int target, long stamp);
+    }
+
+    /** Locks of ranks in one JVM. */
+    private static final class JvmLocks implements Locks {
+        private final Shared s;
+
+        JvmLocks(Shared s) {
+            this.s = s;
+        }
+
+        @Override
+        public void mutex(int target) {
+            s.mutexes[target].lock();
+        }
+
+        @Override
+        public void unmutex(int target) {
+            s.mutexes[target].unlock();
+        }
+
+        @Override
+        public long acquire(int target, boolean exclusive, double timeout) {
+            StampedLock l = s.locks[target];
+            long st;
+            try {
+                st = exclusive ? l.tryWriteLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS)
+                        : l.tryReadLock((long) (timeout * 1e9), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw MPIException.of(Mpi.ERR_OTHER, "Win.lock: interrupted while waiting for rank " + target
+                        + "'s lock");
+            }
+            if (st == 0) throw ShmWindow.lockTimeout(target, timeout);
+            return st;
+        }
+
+        @Override
+        public void release(int target, long stamp) {
+            s.locks[target].unlock(stamp);
+        }
+    }
+
+    /** Runs {@code body} holding {@code target}'s mutex: atomic with respect to every other atomic operation. */
+    private void atomically(int target, Runnable body) {
+        locks.mutex(target);
+        try {
+            body.run();
+        } finally {
+            locks.unmutex(target);
+        }
+    }
+
+    private void collective(String call, Runnable body) {
+        sync.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            sync.endCollective(failure);
+        }
+    }
+
+    void barrier(String call) {
+        collective(call, () -> sync.collectives().barrier());
+    }
+
+    // ---- data ----------------------------------------------------------------------------------
+
+    private static void contiguous(String call, TypeDesc t) {
+        if (!t.isPredefined()) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": derived datatype " + t.name + " in RMA is not supported "
+                    + "by the fabric backend yet");
+        }
+    }
+
+    private long at(int target, long disp) {
+        return disp * dispUnits[target];
+    }
+
+    @Override
+    public Buf base() {
+        return parts[rank];
+    }
+
+    @Override
+    public void put(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
+                    TypeDesc targetType) {
+        contiguous("Win.put", originType);
+        contiguous("Win.put", targetType);
+        long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
+        BufAccess.copy(origin, 0, parts[target], at(target, targetDisp), n);
+    }
+
+    @Override
+    public void get(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
+                    TypeDesc targetType) {
+        contiguous("Win.get", originType);
+        contiguous("Win.get", targetType);
+        long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
+        BufAccess.copy(parts[target], at(target, targetDisp), origin, 0, n);
+    }
+
+    @Override
+    public void accumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                           int targetCount, TypeDesc targetType, OpDesc op) {
+        contiguous("Win.accumulate", targetType);
+        Buf t = parts[target];
+        atomically(target, () -> apply(op, targetType, origin, t, at(target, targetDisp),
+                Math.min(originCount, targetCount)));
+    }
+
+    /** target[at..] = target op origin (REPLACE: origin; NO_OP: unchanged). */
+    private static void apply(OpDesc op, TypeDesc type, Buf origin, Buf target, long at, int count) {
+        if (op.code == OpCode.NO_OP || count == 0) return;
+        if (op.code == OpCode.REPLACE) {
+            BufAccess.copy(origin, 0, target, at, Buffers.spanBytes(count, type));
+        } else {
+            Reductions.reduce(op, type, origin, 0, target, at, count);
+        }
+    }
+
+    @Override
+    public void getAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result, int resultCount,
+                              TypeDesc resultType, int target, long targetDisp, int targetCount, TypeDesc targetType,
+                              OpDesc op) {
+        contiguous("Win.getAccumulate", targetType);
+        Buf t = parts[target];
+        long at = at(target, targetDisp);
+        atomically(target, () -> {
+            BufAccess.copy(t, at, result, 0, Buffers.spanBytes(Math.min(resultCount, targetCount), targetType));
+            if (origin != null) apply(op, targetType, origin, t, at, Math.min(originCount, targetCount));
+        });
+    }
+
+    @Override
+    public void fetchAndOp(Buf origin, Buf result, TypeDesc type, int target, long targetDisp, OpDesc op) {
+        getAccumulate(origin, 1, type, result, 1, type, target, targetDisp, 1, type, op);
+    }
+
+    @Override
+    public void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp) {
+        Buf t = parts[target];
+        long at = at(target, targetDisp);
+        int n = (int) type.size;
+        ByteBuffer old = ByteBuffer.allocate(n), cmp = ByteBuffer.allocate(n);
+        atomically(target, () -> {
+            BufAccess.get(t, at, old, 0, n);
+            BufAccess.get(compare, 0, cmp, 0, n);
+            if (old.equals(cmp)) BufAccess.copy(origin, 0, t, at, n);
+        });
+        BufAccess.put(old, 0, result, 0, n);
+    }
+
+    /** RMA here completes when the call returns: the request is complete. */
+    private static final class Done implements BackendRequest {
+        @Override
+        public void waitFor(StatusData status) {
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+        }
+
+        @Override
+        public void free() {
+        }
+    }
+
+    @Override
+    public BackendRequest rPut(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                               int targetCount, TypeDesc targetType) {
+        put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        return new Done();
+    }
+
+    @Override
+    public BackendRequest rGet(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                               int targetCount, TypeDesc targetType) {
+        get(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        return new Done();
+    }
+
+    // ---- synchronization -------------------------------------------------------------------------
+
+    @Override
+    public void fence(int assertion) {
+        barrier("Win.fence");
+    }
+
+    @Override
+    public void post(int[] group, int assertion) {
+        for (int origin : group) sync.send(EMPTY, 0, Predefined.T_BYTE, origin, TAG_POST, SendMode.STANDARD);
+        postGroup = group;
+    }
+
+    @Override
+    public void start(int[] group, int assertion) {
+        for (int target : group) sync.recv(EMPTY, 0, Predefined.T_BYTE, target, TAG_POST, new StatusData());
+        startGroup = group;
+    }
+
+    @Override
+    public void complete() {
+        for (int target : startGroup) sync.send(EMPTY, 0, Predefined.T_BYTE, target, TAG_DONE, SendMode.STANDARD);
+        startGroup = null;
+    }
+
+    @Override
+    public void waitForExposure() {
+        for (int origin : postGroup) sync.recv(EMPTY, 0, Predefined.T_BYTE, origin, TAG_DONE, new StatusData());
+        postGroup = null;
+    }
+
+    @Override
+    public boolean testExposure() {
+        for (int origin : postGroup) {
+            if (!sync.iprobe(origin, TAG_DONE, new StatusData())) return false;
+        }
+        waitForExposure();
+        return true;
+    }
+
+    @Override
+    public void lock(int lockType, int target, int assertion) {
+        stamps[target] = locks.acquire(target, lockType == LOCK_EXCLUSIVE, timeout);
+    }
+
+    @Override
+    public void unlock(int target) {
+        locks.release(target, stamps[target]);
+        stamps[target] = 0;
+    }
+
+    @Override
+    public void lockAll(int assertion) {
+        int locked = 0;
+        try {
+            for (; locked < stamps.length; locked++) lock(LOCK_SHARED, locked, assertion);
+        } catch (RuntimeException e) {
+            for (int i = 0; i < locked; i++) unlock(i);
+            throw e;
+        }
+    }
+
+    @Override
+    public void unlockAll() {
+        for (int i = 0; i < stamps.length; i++) unlock(i);
+    }
+
+    /** Loads and stores here are done when the call returns; the lock's release publishes them. */
+    @Override
+    public void flush(int target) {
+        java.lang.invoke.VarHandle.fullFence();
+    }
+
+    @Override
+    public void flushAll() {
+        java.lang.invoke.VarHandle.fullFence();
+    }
+
+    @Override
+    public void flushLocal(int target) {
+    }
+
+    @Override
+    public void sync() {
+        java.lang.invoke.VarHandle.fullFence();
+    }
+
+    // ---- memory ----------------------------------------------------------------------------------
+
+    @Override
+    public Buf sharedQuery(int target, int[] dispUnit) {
+        dispUnit[0] = dispUnits[target];
+        return parts[target];
+    }
+
+    @Override
+    public void attach(Buf memory, long bytes) {
+        throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.attach: dynamic windows are not supported by the "
+                + "fabric backend yet");
+    }
+
+    @Override
+    public void detach(Buf memory) {
+        attach(memory, 0);
+    }
+
+    @Override
+    public void free() {
+        barrier("Win.free");
+        WINDOWS.remove(key);
+        if (shm != null) shm.close();
+        sync.free();
+    }
+}
