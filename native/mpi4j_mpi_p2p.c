@@ -104,22 +104,23 @@ JNIEXPORT jlong JNICALL JNI_FN(isend0)(JNIEnv *env, jclass cls, jlong comm, jobj
     MPI_Comm c = TO_COMM(comm);
     int d = rank_in(dest);
     int rc;
+    const char *call; /* the error message names the call that failed */
     if (persistent) {
         switch (sendMode) {
-            case MODE_SYNCHRONOUS: rc = MPI_Ssend_init(p, count, t, d, tag, c, &r); break;
-            case MODE_BUFFERED: rc = MPI_Bsend_init(p, count, t, d, tag, c, &r); break;
-            case MODE_READY: rc = MPI_Rsend_init(p, count, t, d, tag, c, &r); break;
-            default: rc = MPI_Send_init(p, count, t, d, tag, c, &r);
+            case MODE_SYNCHRONOUS: call = "MPI_Ssend_init"; rc = MPI_Ssend_init(p, count, t, d, tag, c, &r); break;
+            case MODE_BUFFERED: call = "MPI_Bsend_init"; rc = MPI_Bsend_init(p, count, t, d, tag, c, &r); break;
+            case MODE_READY: call = "MPI_Rsend_init"; rc = MPI_Rsend_init(p, count, t, d, tag, c, &r); break;
+            default: call = "MPI_Send_init"; rc = MPI_Send_init(p, count, t, d, tag, c, &r);
         }
     } else {
         switch (sendMode) {
-            case MODE_SYNCHRONOUS: rc = MPI_Issend(p, count, t, d, tag, c, &r); break;
-            case MODE_BUFFERED: rc = MPI_Ibsend(p, count, t, d, tag, c, &r); break;
-            case MODE_READY: rc = MPI_Irsend(p, count, t, d, tag, c, &r); break;
-            default: rc = MPI_Isend(p, count, t, d, tag, c, &r);
+            case MODE_SYNCHRONOUS: call = "MPI_Issend"; rc = MPI_Issend(p, count, t, d, tag, c, &r); break;
+            case MODE_BUFFERED: call = "MPI_Ibsend"; rc = MPI_Ibsend(p, count, t, d, tag, c, &r); break;
+            case MODE_READY: call = "MPI_Irsend"; rc = MPI_Irsend(p, count, t, d, tag, c, &r); break;
+            default: call = "MPI_Isend"; rc = MPI_Isend(p, count, t, d, tag, c, &r);
         }
     }
-    if (mpi_failed(env, rc, "MPI_Isend")) return 0;
+    if (mpi_failed(env, rc, call)) return 0;
     return FROM_REQ(r);
 }
 

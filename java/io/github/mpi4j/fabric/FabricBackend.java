@@ -169,7 +169,10 @@ public final class FabricBackend implements Backend {
         if (attached == null) {
             throw MPIException.of(Mpi.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer)");
         }
-        long need = len + Mpi.BSEND_OVERHEAD;
+        // The copy and its bookkeeping live on the heap, so a message takes only its own bytes of
+        // the attached buffer (MPI.BSEND_OVERHEAD is an upper bound): a buffer of exactly
+        // Pack_size bytes holds its message, as under Open MPI and MPJ Express.
+        long need = len;
         if (bsendBytes + need > attached.capacity()) {
             throw MPIException.of(Mpi.ERR_BUFFER, "bSend: message of " + len + " bytes does not fit in the attached "
                     + "buffer (" + attached.capacity() + " bytes, " + bsendBytes + " in use)");
