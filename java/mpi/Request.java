@@ -208,7 +208,7 @@ public class Request implements Freeable {
         return b;
     }
 
-    public static void waitAll(Request[] requests) {
+    private static void waitAllBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");
         if (s == null) return;
         receiveObjectsFirst(requests);
@@ -222,7 +222,7 @@ public class Request implements Freeable {
         }
     }
 
-    public static Status[] waitAllStatus(Request[] requests) {
+    private static Status[] waitAllStatusBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");
         Status[] out = new Status[requests.length];
         if (s == null) {
@@ -258,7 +258,7 @@ public class Request implements Freeable {
         return waitAnyStatus(requests).index;
     }
 
-    public static Status waitAnyStatus(Request[] requests) {
+    private static Status waitAnyStatusBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAny");
         int p = firstParked(requests);
         if (p >= 0) return anyResult(requests, p, requests[p].takeParked());
@@ -277,7 +277,7 @@ public class Request implements Freeable {
      * Statuses if all are complete, null otherwise. As MPI_Testall: when not all are complete,
      * no request is completed or freed (those already done are reported by a later call).
      */
-    public static Status[] testAllStatus(Request[] requests) {
+    private static Status[] testAllStatusBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.testAll");
         if (s == null) {
             Status[] out = new Status[requests.length];
@@ -308,7 +308,7 @@ public class Request implements Freeable {
      * Status of a completed request (its index in {@link Status#index}), null if none completed
      * yet, or an empty status with index MPI.UNDEFINED if none was active.
      */
-    public static Status testAnyStatus(Request[] requests) {
+    private static Status testAnyStatusBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.testAny");
         int p = firstParked(requests);
         if (p >= 0) return anyResult(requests, p, requests[p].takeParked());
@@ -337,7 +337,7 @@ public class Request implements Freeable {
         return some(requests, "Request.testSome", false);
     }
 
-    private static Status[] some(Request[] requests, String call, boolean blocking) {
+    private static Status[] someBody(Request[] requests, String call, boolean blocking) {
         Session s = sessionOf(requests, call);
         if (s == null) return null;
         BackendRequest[] b = active(requests);
@@ -474,5 +474,56 @@ public class Request implements Freeable {
         } finally {
             CallErrors.leave(comm, failure);
         }
+    }
+
+    // The completion calls on several requests: a failure goes to the error handler of the
+    // communicator of the first request that has one (MPI names the failing request's; mpi4j
+    // reports a failure of the call as a whole, so requests of one communicator, the usual case,
+    // get exactly MPI's behaviour).
+
+    private static Comm commOf(Request[] requests) {
+        if (requests == null) return null;
+        for (Request r : requests) if (r != null && r.comm != null) return r.comm;
+        return null;
+    }
+
+    private static <T> T completing(Request[] requests, java.util.function.Supplier<T> body) {
+        Throwable failure = null;
+        CallErrors.enter();
+        try {
+            return body.get();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(commOf(requests), failure);
+        }
+    }
+
+    public static void waitAll(Request[] requests) {
+        completing(requests, () -> {
+            waitAllBody(requests);
+            return null;
+        });
+    }
+
+    public static Status[] waitAllStatus(Request[] requests) {
+        return completing(requests, () -> waitAllStatusBody(requests));
+    }
+
+    public static Status waitAnyStatus(Request[] requests) {
+        return completing(requests, () -> waitAnyStatusBody(requests));
+    }
+
+    public static Status[] testAllStatus(Request[] requests) {
+        return completing(requests, () -> testAllStatusBody(requests));
+    }
+
+    public static Status testAnyStatus(Request[] requests) {
+        return completing(requests, () -> testAnyStatusBody(requests));
+    }
+
+    private static Status[] some(Request[] requests, String call, boolean blocking) {
+        return completing(requests, () -> someBody(requests, call, blocking));
     }
 }

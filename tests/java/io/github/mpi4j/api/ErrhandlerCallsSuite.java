@@ -123,6 +123,18 @@ public class ErrhandlerCallsSuite {
             s.waitFor();
             rec.notCalled("the send's wait");
 
+            // The same through the completion calls on several requests (waitAll, waitAny, testSome...).
+            Request[] pair = {dup.iRecv(new Object[1], 1, MPI.OBJECT, self, 7),
+                dup.iSend(new Object[] {"x", "y", "z"}, 3, MPI.OBJECT, self, 7)};
+            MPIException all = Check.throwsMpi(MPI.ERR_TRUNCATE, () -> Request.waitAll(pair), "3");
+            rec.calledOnce(dup, all, "waitAll on a truncated receive");
+            pair[1].waitFor();
+            Request[] one = {dup.iRecv(new Object[1], 1, MPI.OBJECT, self, 8),
+                dup.iSend(new Object[] {"p", "q"}, 2, MPI.OBJECT, self, 8)};
+            MPIException some = Check.throwsMpi(MPI.ERR_TRUNCATE, () -> Request.waitSome(new Request[] {one[0]}), "2");
+            rec.calledOnce(dup, some, "waitSome on a truncated receive");
+            one[1].waitFor();
+
             // A non-blocking collective's request carries its communicator too; a good one is quiet.
             int[] max = new int[1];
             Request c = dup.iAllReduce(new int[] {self}, max, 1, MPI.INT, MPI.MAX);
