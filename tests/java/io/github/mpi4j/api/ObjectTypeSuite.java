@@ -4,6 +4,7 @@ import io.github.mpi4j.testing.Check;
 import io.github.mpi4j.testing.RankTest;
 import java.util.Arrays;
 import mpi.Datatype;
+import mpi.File;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
@@ -221,11 +222,32 @@ public class ObjectTypeSuite {
                 "built over MPI.OBJECT");
         Check.throwsMpi(MPI.ERR_TYPE, () -> Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
                 new Datatype[] {MPI.OBJECT, MPI.INT}), "mixes MPI.OBJECT");
+        fileViewRefused(comm, vec);
         // The communicator still works afterwards.
         Object[] one = {value(rank, 0)};
         Object[] got = new Object[1];
         comm.Sendrecv(one, 0, 1, MPI.OBJECT, rank, 8, got, 0, 1, MPI.OBJECT, rank, 8);
         Check.equal(value(rank, 0), got[0], "self exchange after the errors");
         comm.Barrier();
+    }
+
+    /** A file view cannot be built over objects. */
+    private static void fileViewRefused(Intracomm comm, Datatype vec) {
+        Intracomm self = comm.split(comm.getRank(), 0);
+        java.nio.file.Path path;
+        try {
+            path = java.nio.file.Files.createTempFile("mpi4j-objtypes", ".dat");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        File f = new File(self, path.toString(), MPI.MODE_RDWR);
+        try {
+            Check.throwsMpi(MPI.ERR_TYPE, () -> f.setView(0, MPI.OBJECT, vec, "native"), "MPI.OBJECT");
+            Check.throwsMpi(MPI.ERR_TYPE, () -> f.setView(0, MPI.BYTE, vec, "native"), "MPI.OBJECT");
+        } finally {
+            f.close();
+            path.toFile().delete();
+            self.free();
+        }
     }
 }
