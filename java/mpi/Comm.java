@@ -472,6 +472,10 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type(call, "datatype", type);
         checkDest(call, c, dest);
         checkSendTag(call, c, tag);
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            ObjectTypes.send(call, c, buf, offset, count, t, dest, tag, mode);
+            return;
+        }
         if (isObject(t)) {
             ObjectMessages.send(call, c, buf, offset, count, dest, tag, mode);
             return;
@@ -485,6 +489,9 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
         checkRecvTag(call, c, tag);
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            return new Status(ObjectTypes.recv(call, c, buf, offset, count, t, source, tag));
+        }
         if (isObject(t)) {
             return new Status(ObjectMessages.recv(call, c, buf, offset, count, source, tag));
         }
@@ -500,6 +507,9 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type(call, "datatype", type);
         checkDest(call, c, dest);
         checkSendTag(call, c, tag);
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            return request(ObjectTypes.isend(call, c, buf, offset, count, t, dest, tag, mode), null);
+        }
         if (isObject(t)) {
             return request(ObjectMessages.isend(call, c, buf, offset, count, dest, tag, mode), null);
         }
@@ -512,6 +522,9 @@ public class Comm implements Freeable, Cloneable {
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
         checkRecvTag(call, c, tag);
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            return request(ObjectTypes.irecv(call, c, buf, offset, count, t, source, tag), buf);
+        }
         if (isObject(t)) {
             return request(ObjectMessages.irecv(call, c, buf, offset, count, source, tag), buf);
         }
@@ -529,7 +542,7 @@ public class Comm implements Freeable, Cloneable {
         checkSendTag(call, c, sendtag);
         checkSource(call, c, source);
         checkRecvTag(call, c, recvtag);
-        if (isObject(st) || isObject(rt)) {
+        if (isObject(st) || isObject(rt) || ObjectTypes.isObjectDerived(st) || ObjectTypes.isObjectDerived(rt)) {
             Request r = isendImpl(call, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
             Status s = recvImpl(call, recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
             r.waitFor();
@@ -550,6 +563,9 @@ public class Comm implements Freeable, Cloneable {
         checkSendTag(call, c, sendtag);
         checkSource(call, c, source);
         checkRecvTag(call, c, recvtag);
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            return new Status(ObjectTypes.sendRecvReplace(call, c, buf, offset, count, t, dest, sendtag, source, recvtag));
+        }
         if (isObject(t)) {
             Request r = isendImpl(call, buf, offset, count, type, dest, sendtag, SendMode.STANDARD);
             Object[] tmp = new Object[count];
@@ -636,6 +652,10 @@ public class Comm implements Freeable, Cloneable {
         try {
             TypeDesc t = type(call, "datatype", type);
             checkRoot(call, c, root);
+            if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+                ObjectTypes.bcast(call, c, buf, offset, count, t, root);
+                return nb ? Request.completed(session) : null;
+            }
             if (isObject(t)) {
                 ObjectMessages.bcast(call, c, buf, offset, count, root);
                 return nb ? Request.completed(session) : null;

@@ -91,6 +91,8 @@ public final class Datatype implements Freeable, Cloneable {
         TypeDesc d = live("commit");
         committed = true;
         Session session = MPI.COMM_WORLD.session;
+        // Types over MPI.OBJECT never reach a backend (mpi.ObjectTypes sends their objects).
+        if (d.arrayKind == BaseKind.OBJECT) return;
         if (session.isInitialized() && !session.isFinalized()) session.backend().commitType(d);
     }
 
@@ -231,6 +233,7 @@ public final class Datatype implements Freeable, Cloneable {
                 if (map.leaf(i).arrayKind != kind) kind = BaseKind.BYTE;
             }
         }
+        if (objectLeavesOnly(what, map)) kind = BaseKind.OBJECT; // derived types over MPI.OBJECT (issue 10)
         if (map.extent < 0) {
             throw MPIException.of(MPI.ERR_ARG, what + ": the type's extent would be " + map.extent + " bytes (< 0)");
         }
@@ -728,5 +731,21 @@ public final class Datatype implements Freeable, Cloneable {
         synchronized (this) {
             if (attrs != null) attrs.remove(keyval);
         }
+    }
+
+    // ---- derived types over MPI.OBJECT (issue 10) ----
+
+    /**
+     * Whether every leaf is MPI.OBJECT (then the type takes Object[] buffers, createStruct's too);
+     * refuses a map mixing them with others: objects travel serialized, data as bytes.
+     */
+    private static boolean objectLeavesOnly(String what, TypeMap map) {
+        int objects = 0;
+        for (int i = 0; i < map.blocks(); i++) if (map.leaf(i).arrayKind == BaseKind.OBJECT) objects++;
+        if (objects > 0 && objects < map.blocks()) {
+            throw MPIException.of(MPI.ERR_TYPE, what + ": mixes MPI.OBJECT with other types; a derived type over "
+                    + "MPI.OBJECT must have MPI.OBJECT leaves only (MPI.LB / MPI.UB markers are fine)");
+        }
+        return objects > 0;
     }
 }

@@ -163,7 +163,8 @@ public final class File {
         BackendFile f = impl("setView");
         TypeDesc e = Comm.type(call, "etype", etype);
         TypeDesc t = Comm.type(call, "filetype", filetype);
-        if (e.layout == Layout.OBJECT || t.layout == Layout.OBJECT) {
+        if (e.layout == Layout.OBJECT || t.layout == Layout.OBJECT
+                || ObjectTypes.isObjectDerived(e) || ObjectTypes.isObjectDerived(t)) { // and types over it (issue 10)
             throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot describe file data");
         }
         if (e.size <= 0 || t.size <= 0) {

@@ -198,7 +198,7 @@ final class ObjectMessages {
      * when posted; {@code Request.waitAll} therefore completes these before waiting on anything
      * else, so that a send it waits for is never stuck behind a receive not yet matched.
      */
-    static final class LazyReceive implements BackendRequest {
+    static class LazyReceive implements BackendRequest {
         private final String call;
         private final BackendComm c;
         private final Object[] dst;
