@@ -147,8 +147,22 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** Bytes of one unit of the base type: what sizes and extents are counted in. */
+    /**
+     * Bytes of the unit the queries answer in. Predefined types count in items, except where the
+     * Open MPI bindings give composite types a base type: the {value, int} structs and INT2 count in
+     * bytes (their base is MPI.BYTE; programs size ByteBuffers with {@code MPI.SHORT_INT.getExtent()}),
+     * the complex types in floats or doubles. Derived types count in their array's elements.
+     */
     int baseBytes() {
-        return desc.isPredefined() ? (int) Math.max(1, desc.size) : Math.max(1, desc.arrayKind.bytes);
+        if (!desc.isPredefined()) return Math.max(1, desc.arrayKind.bytes);
+        if (desc.layout == io.github.mpi4j.spi.Layout.VALUE_INT
+                || desc.predefinedId == io.github.mpi4j.spi.Predefined.INT2) {
+            return 1;
+        }
+        if (desc.layout == io.github.mpi4j.spi.Layout.COMPLEX || desc.layout == io.github.mpi4j.spi.Layout.PAIR) {
+            return desc.arrayKind.bytes;
+        }
+        return (int) Math.max(1, desc.size);
     }
 
     // ---- derived datatypes (issue 10) ----------------------------------------------------------

@@ -41,6 +41,33 @@ public class StructSuite {
         return new int[] {best, at};
     }
 
+    /**
+     * Units of the predefined composite types' queries, as the Open MPI bindings give them:
+     * the {value, int} structs and INT2 in bytes (C layout on LP64), the complex types in their
+     * floats or doubles, the mpiJava pairs in their elements. Programs size ByteBuffers with them.
+     */
+    @RankTest
+    public void predefinedCompositeUnits(Intracomm comm) {
+        Check.equal(8, MPI.SHORT_INT.getExtent(), "SHORT_INT extent (bytes)");
+        Check.equal(6, MPI.SHORT_INT.getSize(), "SHORT_INT size (bytes)");
+        Check.equal(16, MPI.LONG_INT.getExtent(), "LONG_INT extent (bytes)");
+        Check.equal(12, MPI.LONG_INT.getSize(), "LONG_INT size (bytes)");
+        Check.equal(8, MPI.FLOAT_INT.getExtent(), "FLOAT_INT extent (bytes)");
+        Check.equal(16, MPI.DOUBLE_INT.getExtent(), "DOUBLE_INT extent (bytes)");
+        Check.equal(8, MPI.INT2.getExtent(), "INT2 extent (bytes, base MPI.BYTE in the Open MPI bindings)");
+        Check.equal(2, MPI.DOUBLE_COMPLEX.getExtent(), "DOUBLE_COMPLEX extent (doubles)");
+        Check.equal(2, MPI.FLOAT_COMPLEX.getSize(), "FLOAT_COMPLEX size (floats)");
+        Check.equal(2, MPI.SHORT2.getExtent(), "SHORT2 extent (shorts)");
+        Check.equal(1, MPI.INT.getExtent(), "INT extent");
+        // A buffer sized the bindings' way holds its records.
+        java.nio.ByteBuffer b = MPI.newByteBuffer(MPI.SHORT_INT.getExtent() * 3);
+        mpi.ShortInt.Data last = MPI.shortInt.getData(b, 2);
+        last.putValue((short) comm.getRank());
+        last.putIndex(7);
+        Check.equal(comm.getRank(), last.getValue(), "last record's value");
+        Check.equal(7, last.getIndex(), "last record's index");
+    }
+
     /** MINLOC and MAXLOC over records viewed through MPI.int2 ... MPI.doubleInt. */
     @RankTest
     public void pairRecords(Intracomm comm) {

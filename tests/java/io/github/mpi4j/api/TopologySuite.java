@@ -599,7 +599,11 @@ public class TopologySuite {
         Check.throwsMpi(MPI.ERR_ARG, () -> line.getRank(new int[] {0, 0}), "coords has 2 entries");
         Check.throwsMpi(MPI.ERR_RANK, () -> line.getCoords(size), "rank " + size);
         Check.throwsMpi(MPI.ERR_DIMS, () -> line.shift(1, 1), "direction 1");
-        Check.throwsMpi(MPI.ERR_ARG, () -> line.sub(new boolean[] {true, true}), "remainDims has 2");
+        Check.throwsMpi(MPI.ERR_ARG, () -> line.sub(new boolean[0]), "remainDims has 0");
+        // Entries beyond the grid's dimensions are ignored, as MPI reads one per dimension.
+        CartComm same = line.sub(new boolean[] {true, false, false});
+        Check.equal(size, same.getSize(), "sub with extra remainDims entries keeps the line");
+        same.free();
         Check.throwsMpi(MPI.ERR_DIMS, () -> line.map(new int[] {size + 1}, new boolean[] {false}), "" + (size + 1));
         Check.throwsMpi(MPI.ERR_DIMS, () -> CartComm.createDims(7, new int[] {2, 0}), "nnodes 7", "multiple");
         Check.throwsMpi(MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {-2, 0}), "dims[0] = -2");
