@@ -106,7 +106,10 @@ final class FabricConnector {
         Connection(JobInfo job) throws IOException {
             this.job = job;
             if (job.secret == null) throw new IOException("no job secret (set MPI4J_SECRET or use mpi4jrun)");
-            this.deadline = System.nanoTime() + (long) (Math.min(job.timeoutSeconds, 120) * 1e9);
+            // Starting JVMs on a loaded node can take seconds, so a short MPI4J_TIMEOUT (chosen to
+            // catch a stuck operation fast) must not fail Init: the start-up wait is 60-120 s. A rank
+            // that dies while starting is reported sooner by its launcher, which ends the job.
+            this.deadline = System.nanoTime() + (long) (startupSeconds(job.timeoutSeconds) * 1e9);
             this.node = setting("MPI4J_NODE", hostName());
             this.forceTcp = "tcp".equalsIgnoreCase(setting("MPI4J_TRANSPORT", "auto"));
             int ringKb = Integer.parseInt(setting("MPI4J_SHM_RING_KB", "1024"));
@@ -345,5 +348,10 @@ final class FabricConnector {
         } catch (IOException e) {
             return "127.0.0.1";
         }
+    }
+
+    /** How long Init waits for every rank to publish its address: MPI4J_TIMEOUT clamped to 60-120 s. */
+    static double startupSeconds(double timeoutSeconds) {
+        return Math.max(60, Math.min(timeoutSeconds, 120));
     }
 }
