@@ -943,4 +943,14 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         };
     }
 
+    // ---- issue 10: packing at the edges outside this class (EdgePacking) ----
+
+    /**
+     * Whether {@code c} gives direct memory of derived types to its backend with the type's own
+     * handle (MPI) rather than packing every buffer (the fabric); false for anything else, which
+     * then packs every buffer.
+     */
+    static boolean passesHandles(BackendComm c) {
+        return c instanceof PackingComm && !((PackingComm) c).packAll;
+    }
 }
