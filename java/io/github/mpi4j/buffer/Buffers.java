@@ -132,8 +132,10 @@ public final class Buffers {
     private static int elementBytes(Object buf, TypeDesc type) {
         if (buf instanceof byte[] || buf instanceof ByteBuffer || buf instanceof NativeMemory) return 1;
         BaseKind k = buf instanceof Buffer ? kindOf((Buffer) buf) : BaseKind.ofArray(buf);
-        if (k == null || k == BaseKind.OBJECT) return Math.max(1, type.arrayKind.bytes);
-        return k.bytes;
+        // An array of the leaves' kind (a struct of ints over an int[]) counts its own elements;
+        // any other goes by the type's base type (a wrong kind is reported by the kind check).
+        if (k != null && TypeRules.leavesAre(k, type)) return k.bytes;
+        return Math.max(1, type.arrayKind.bytes);
     }
 
     /**

@@ -408,6 +408,28 @@ public class NegativeLayoutSuite {
             for (int j = 0; j < remote; j++) for (int k : k3) wg[5 * j + k] = value(2 * j, k);
             Check.arrays(wg, g, "inter gather at the root");
         }
+        // scatter from the odds' rank 0: its block j goes to the evens' rank j.
+        int sroot = color == 1 ? (me == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+        int[] sc = filled(5);
+        inter.scatter(source(rank, 5 * remote), 1, eo, sc, 1, eo, sroot);
+        if (color == 0) {
+            Check.arrays(new int[] {value(1, 5 * me), S, value(1, 5 * me + 2), S, value(1, 5 * me + 4)}, sc,
+                    "inter scatter to the evens");
+        }
+        if (size % 2 == 0) { // groups of one size: block `me` of the remote group's sum comes here
+            for (int round = 0; round < 2; round++) {
+                int[] rs = filled(5);
+                if (round == 0) inter.reduceScatterBlock(source(rank, 5 * remote), rs, 1, eo, MPI.SUM);
+                else inter.iReduceScatterBlock(source(rank, 5 * remote), rs, 1, eo, MPI.SUM).waitFor();
+                int[] want = filled(5);
+                for (int k : k3) {
+                    long sum = 0;
+                    for (int j = 0; j < remote; j++) sum += value(2 * j + 1 - color, 5 * me + k);
+                    want[k] = (int) sum;
+                }
+                Check.arrays(want, rs, "inter reduceScatterBlock" + (round == 1 ? " (non-blocking)" : ""));
+            }
+        }
         eo.free();
         inter.free();
         local.free();
@@ -476,6 +498,19 @@ public class NegativeLayoutSuite {
 
     // ---- bad input ------------------------------------------------------------------------------------
 
+    /** File views: MPI requires etype and filetype displacements >= 0, so a reverse vector is refused there. */
+    @RankTest
+    public void fileViewRefusesNegativeDisplacements(Intracomm comm) {
+        java.nio.file.Path dir = FileSuite.sharedDir(comm);
+        mpi.File f = new mpi.File(comm, dir.resolve("neg").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR
+                | MPI.MODE_DELETE_ON_CLOSE);
+        Datatype rev = committed(Datatype.createVector(2, 1, -1, MPI.INT));
+        Check.throwsMpi(MPI.ERR_TYPE, () -> f.setView(0, MPI.INT, rev, "native"), "filetype", "-4", ">= 0");
+        f.close();
+        rev.free();
+        FileSuite.removeDir(comm, dir);
+    }
+
     @RankTest
     public void badInput(Intracomm comm) {
         int rank = comm.getRank(), size = comm.getSize();
@@ -510,6 +545,14 @@ public class NegativeLayoutSuite {
                 ones, zero, revs), "sdispls[0] = 0", "before the start");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.allToAllw(MPI.IN_PLACE, null, null, null, new int[4 * size],
                 ones, zero, revs), "rdispls[0] = 0");
+        // User functions see items staged from 0: types with data below their start are refused.
+        mpi.Op mine = new mpi.Op(new mpi.UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) {
+            }
+        }, true);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> comm.Allreduce(new int[8], 4, new int[8], 4, 1, rev, mine),
+                "user-defined op", "true lb -12");
         // Uncommitted and freed types in the new paths.
         Datatype raw = Datatype.createVector(2, 1, 2, MPI.INT);
         CartComm ring = comm.createCart(new int[] {size}, new boolean[] {true}, false);
@@ -533,11 +576,16 @@ public class NegativeLayoutSuite {
                     "not committed");
             Check.throwsMpi(MPI.ERR_BUFFER, () -> inter.iAllGather(new int[8], 1, rev, new int[8 * size], 1, rev),
                     "before the start");
+            Datatype eo = committed(Datatype.createVector(2, 1, 2, MPI.INT));
+            Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> inter.iAllReduce(new int[3], new int[3], 1, eo, mine),
+                    "user-defined op", "gaps");
+            eo.free();
             inter.free();
             local.free();
         }
         ring.free();
         for (Datatype t : new Datatype[] {rev, lb, odd, mixed, raw}) t.free();
+        mine.free();
         comm.barrier();
     }
 }

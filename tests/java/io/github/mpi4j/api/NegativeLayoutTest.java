@@ -9,7 +9,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The remaining gaps of derived datatypes (issue 10): {@link NegativeLayoutSuite} on the fabric
- * with ranks as threads and as processes, and on the MPI backend under Open MPI's mpirun.
+ * with ranks as threads and as processes, and on the MPI backend under Open MPI's mpirun and
+ * MPICH's mpiexec.
  */
 class NegativeLayoutTest {
     @TestFactory
@@ -25,5 +26,10 @@ class NegativeLayoutTest {
     @TestFactory
     Stream<DynamicNode> openMpi() {
         return SuiteRunner.run(NegativeLayoutSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 1, 2, 3);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> mpich() {
+        return SuiteRunner.run(NegativeLayoutSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2);
     }
 }
