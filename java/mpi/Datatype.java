@@ -221,6 +221,10 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
+    private static void notNull(String call, String arg, int[] values) {
+        if (values == null) throw MPIException.of(MPI.ERR_ARG, call + ": " + arg + " is null");
+    }
+
     private static void sameLength(String call, String a, int na, String b, int nb) {
         if (na != nb) {
             throw MPIException.of(MPI.ERR_ARG, call + ": " + a + " has " + na + " entries but " + b + " has " + nb);
@@ -274,7 +278,7 @@ public final class Datatype implements Freeable, Cloneable {
         TypeDesc old = oldType(call, "oldType", oldType);
         nonNegative(call, "count", count);
         nonNegative(call, "blockLength", blockLength);
-        nonNegative(call, "stride", stride);
+        // A negative stride is MPI's: the blocks go downwards from the item's start (issue 10).
         blockLimit(call, (long) count * blockLength, old);
         TypeMap.Builder b = new TypeMap.Builder();
         for (int i = 0; i < count; i++) b.place(old, i * strideBytes, blockLength);
@@ -287,7 +291,7 @@ public final class Datatype implements Freeable, Cloneable {
                                         Datatype oldType) {
         TypeDesc old = oldType(call, "oldType", oldType);
         nonNegative(call, "blockLengths", blockLengths);
-        nonNegative(call, "displacements", displacements);
+        notNull(call, "displacements", displacements); // negative displacements are MPI's (issue 10)
         sameLength(call, "blockLengths", blockLengths.length, "displacements", displacements.length);
         long copies = 0;
         for (int l : blockLengths) copies += l;
@@ -314,7 +318,7 @@ public final class Datatype implements Freeable, Cloneable {
     private static Datatype structImpl(String call, int[] blockLengths, int[] displacements, Datatype[] types,
                                        long unit, BaseKind kind) {
         nonNegative(call, "blockLengths", blockLengths);
-        nonNegative(call, "displacements", displacements);
+        notNull(call, "displacements", displacements); // negative displacements are MPI's (issue 10)
         if (types == null) throw MPIException.of(MPI.ERR_ARG, call + ": types is null");
         sameLength(call, "blockLengths", blockLengths.length, "displacements", displacements.length);
         sameLength(call, "blockLengths", blockLengths.length, "types", types.length);

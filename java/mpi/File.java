@@ -175,6 +175,8 @@ public final class File {
             throw MPIException.of(MPI.ERR_TYPE, call + ": filetype " + filetype + " (" + t.size
                     + " bytes) is not made of etype " + etype + " (" + e.size + " bytes)");
         }
+        noDataBefore(call, "etype", etype, e);
+        noDataBefore(call, "filetype", filetype, t);
         if (datarep == null) throw MPIException.of(MPI.ERR_ARG, call + ": datarep is null");
         if (!datarep.equals("native") && !datarep.equals("internal")) {
             throw MPIException.of(MPI.ERR_UNSUPPORTED_DATAREP, call + ": datarep \"" + datarep
@@ -600,5 +602,15 @@ public final class File {
     @Override
     public String toString() {
         return "File[" + filename + ", amode " + amode + (impl == null ? ", closed" : "") + "]";
+    }
+
+    // ---- issue 10: derived types with negative displacements ----
+
+    /** MPI requires the displacements of an etype and a filetype to be non-negative (MPI-3.1 13.3). */
+    private static void noDataBefore(String call, String arg, Datatype type, TypeDesc t) {
+        if (t.derived instanceof io.github.mpi4j.spi.TypeMap && ((io.github.mpi4j.spi.TypeMap) t.derived).trueLb < 0) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " " + type + " has data at byte "
+                    + ((io.github.mpi4j.spi.TypeMap) t.derived).trueLb + "; file views need displacements >= 0");
+        }
     }
 }

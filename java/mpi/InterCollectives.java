@@ -50,7 +50,8 @@ final class InterCollectives {
         Throwable failure = null;
         try {
             int remote = c.peerCount(); // the remote group's size
-            return body.run(c, c.collectives(), remote);
+            // Derived types with gaps are packed at the edges (issue 10).
+            return body.run(c, io.github.mpi4j.buffer.InterPacking.wrap(c, c.collectives(), remote), remote);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
@@ -69,12 +70,7 @@ final class InterCollectives {
             throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported on an intercommunicator ("
                     + arg + "); merge it into an intracommunicator first");
         }
-        // The groups' blocks move as count x extent bytes: a type with gaps would move the gaps too.
-        if (t.derived instanceof io.github.mpi4j.spi.TypeMap && !((io.github.mpi4j.spi.TypeMap) t.derived).isContiguous()) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived datatype " + type + " (" + arg
-                    + ") has gaps or a lower bound, which collectives on an intercommunicator do not support yet;"
-                    + " pack it first (Comm.pack) or use a contiguous type");
-        }
+        // Derived types with gaps are packed at the edges (io.github.mpi4j.buffer.InterPacking).
         return t;
     }
 

@@ -60,13 +60,7 @@ final class NeighborCollectives {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the neighbour "
                         + "collectives; serialize the objects into a byte array and send MPI.BYTE");
             }
-            // Neighbour blocks move as count x extent bytes: a type with gaps would move the gaps too.
-            if (t != null && t.desc != null && t.desc.derived instanceof io.github.mpi4j.spi.TypeMap
-                    && !((io.github.mpi4j.spi.TypeMap) t.desc.derived).isContiguous()) {
-                throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": derived datatype " + t
-                        + " has gaps or a lower bound, which the neighbour collectives do not support yet;"
-                        + " pack it first (Comm.pack) or use a contiguous type");
-            }
+            // Derived types with gaps are packed at the edges (io.github.mpi4j.buffer.NeighborPacking).
         }
     }
 
@@ -87,6 +81,7 @@ final class NeighborCollectives {
         try {
             int[] deg = degrees(comm, call, c);
             Topology t = comm.capability(call, Topology.class, "neighbour collectives");
+            t = io.github.mpi4j.buffer.NeighborPacking.wrap(c, t, deg[0], deg[1]); // derived types with gaps
             return body.run(c, t, deg[0], deg[1]);
         } catch (RuntimeException | Error e) {
             failure = e;

@@ -80,7 +80,7 @@ public final class Buffers {
                     + "io.github.mpi4j.memory.NativeMemory), got "
                     + buf.getClass().getName());
         }
-        return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type);
+        return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type, offset);
     }
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
@@ -109,31 +109,63 @@ public final class Buffers {
     }
 
     /**
-     * Derived types address memory from the buffer's start on: data before it (a negative true
-     * lower bound) or a negative extent is refused, before anything moves.
+     * Derived types: a negative extent is refused, and so are data at byte offsets that are not
+     * whole elements of a typed array or buffer. Data before the item's start (a negative true
+     * lower bound, as MPI allows) is checked against the room before the offset by
+     * {@link #checkBelow}.
      */
     private static void checkDerived(String call, String arg, Object buf, int count, TypeDesc type) {
         if (count == 0 || !(type.derived instanceof TypeMap)) return;
         TypeMap m = (TypeMap) type.derived;
-        if (m.trueLb < 0) {
-            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has data at byte " + m.trueLb
-                    + ", before the start of " + arg + "; mpi4j needs displacements >= 0");
-        }
         if (type.extent < 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has a negative extent "
                     + type.extent);
         }
-        int unit = type.arrayKind.bytes;
-        boolean bytes = buf instanceof byte[] || buf instanceof ByteBuffer || buf instanceof NativeMemory;
-        if (unit > 1 && !bytes && m.granularity % unit != 0) {
+        int unit = elementBytes(buf, type);
+        if (unit > 1 && m.granularity % unit != 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " places data at byte offsets "
                     + "that are not multiples of " + unit + ", the element size of " + arg + "; use a ByteBuffer");
         }
     }
 
+    /** Bytes of one element of {@code buf} as a derived type's displacements address it. */
+    private static int elementBytes(Object buf, TypeDesc type) {
+        if (buf instanceof byte[] || buf instanceof ByteBuffer || buf instanceof NativeMemory) return 1;
+        BaseKind k = buf instanceof Buffer ? kindOf((Buffer) buf) : BaseKind.ofArray(buf);
+        // An array of the leaves' kind (a struct of ints over an int[]) counts its own elements;
+        // any other goes by the type's base type (a wrong kind is reported by the kind check).
+        if (k != null && TypeRules.leavesAre(k, type)) return k.bytes;
+        return Math.max(1, type.arrayKind.bytes);
+    }
+
+    /**
+     * The lowest byte {@code count} items of a derived type touch, relative to the first item's
+     * start: its true lower bound (items follow upwards, extents being >= 0). Zero for other
+     * types and empty messages.
+     */
+    public static long lowestByte(long count, TypeDesc type) {
+        if (count == 0 || !(type.derived instanceof TypeMap)) return 0;
+        return Math.min(0, ((TypeMap) type.derived).trueLb);
+    }
+
+    /**
+     * Refuses a derived type whose data reach below the start of the memory: {@code room} bytes
+     * lie before the first item's start (the offset, in bytes).
+     */
+    private static void checkBelow(String call, String arg, int count, TypeDesc type, long room, String what) {
+        long low = lowestByte(count, type);
+        if (low < 0 && -low > room) {
+            throw MPIException.of(Mpi.ERR_BUFFER, call + ": count " + count + " of " + type.name + " has data "
+                    + (-low) + " bytes before the start of each message (its true lower bound is " + low
+                    + "), but " + arg + " has only " + room + " bytes before the offset (" + what + ")");
+        }
+    }
+
     private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,
-                                    int length, int count, TypeDesc type) {
+                                    int length, int count, TypeDesc type, int before) {
         checkKind(call, arg, kind, type, array.getClass().getSimpleName());
+        checkBelow(call, arg, count, type, (long) before * kind.bytes,
+                "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
         if (offset > length) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + kind.name().toLowerCase() + "[" + length + "]");
@@ -166,6 +198,12 @@ public final class Buffers {
         if (offset > size) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + memory.description + " of " + size + " bytes (" + m + ")");
+        }
+        checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of " + size
+                + " bytes");
+        if (memory == MemoryKind.DEVICE && lowestByte(count, type) < 0) {
+            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has data before the start of "
+                    + "each item, which device memory (staged from its offset on) does not support; use host memory");
         }
         long need = spanBytes(count, type);
         if (need > size - offset) {
@@ -202,7 +240,9 @@ public final class Buffers {
             Object array = b.array();
             int base = b.arrayOffset();
             // The buffer's element 0 is array[base]; its capacity bounds the view.
-            Buf whole = resolveArray(call, arg, array, kind, offset, b.capacity(), count, type);
+            // Data before the buffer's element 0 (a slice of an array) may be reached by a type
+            // with a negative lower bound: the backing array holds them.
+            Buf whole = resolveArray(call, arg, array, kind, offset, b.capacity(), count, type, base + offset);
             return new Buf(array, kind, base + whole.offset, whole.length);
         }
         if (type.layout == Layout.OBJECT) {
@@ -213,6 +253,8 @@ public final class Buffers {
             checkKind(call, arg, kind, type, b.getClass().getSimpleName());
         }
         int capacity = b.capacity();
+        checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
+                + b.getClass().getSimpleName() + " of capacity " + capacity);
         if (offset > capacity) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
                     + capacity + " of the buffer");
@@ -227,7 +269,7 @@ public final class Buffers {
     }
 
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
-        if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type)) return;
+        if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type) || TypeRules.leavesAre(kind, type)) return;
         if (type.layout == Layout.OBJECT) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
         }

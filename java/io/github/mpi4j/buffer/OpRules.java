@@ -27,6 +27,16 @@ public final class OpRules {
             throw MPIException.of(Mpi.ERR_OP, call + ": operation " + op.name + " is not defined for datatype "
                     + type.name + describe(op.code));
         }
+        if (op.code == OpCode.USER && type.derived instanceof TypeMap) {
+            // User functions get items staged one extent apart from 0: data outside [0, extent) do not fit.
+            TypeMap m = (TypeMap) type.derived;
+            if (m.blocks() > 0 && (m.trueLb < 0 || m.trueLb + m.trueExtent > type.extent)) {
+                throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, call + ": user-defined op " + op.name
+                        + " over datatype " + type.name + ", whose data lie outside its extent (true lb " + m.trueLb
+                        + ", true ub " + (m.trueLb + m.trueExtent) + ", extent " + type.extent + " bytes), is not "
+                        + "supported; use a predefined op or a type whose data lie in [0, extent)");
+            }
+        }
     }
 
     public static boolean allowed(OpCode code, TypeDesc type) {

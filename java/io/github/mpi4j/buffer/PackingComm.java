@@ -39,7 +39,7 @@ public final class PackingComm implements BackendComm, CollectiveOps {
     /**
      * Whether this is an intercommunicator: its collectives go to the backend as they are (their
      * roots and sizes are the remote group's, which the packing below does not model; the
-     * {@code mpi} layer refuses derived types with gaps there), point-to-point still packs.
+     * {@code mpi} layer packs derived types with gaps there, {@link InterPacking}), point-to-point still packs.
      */
     private final boolean inter;
 
@@ -429,8 +429,8 @@ public final class PackingComm implements BackendComm, CollectiveOps {
 
     /**
      * The backend's capabilities; the communicators a topology constructor makes take derived
-     * types too. (Neighbour collectives do not pack: the {@code mpi} layer refuses derived types
-     * with gaps there.)
+     * types too. (Neighbour collectives are packed per call by {@link NeighborPacking}, which knows
+     * the degrees.)
      */
     @Override
     public <T> T capability(Class<T> kind) {
@@ -943,4 +943,14 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         };
     }
 
+    // ---- issue 10: packing at the edges outside this class (EdgePacking) ----
+
+    /**
+     * Whether {@code c} gives direct memory of derived types to its backend with the type's own
+     * handle (MPI) rather than packing every buffer (the fabric); false for anything else, which
+     * then packs every buffer.
+     */
+    static boolean passesHandles(BackendComm c) {
+        return c instanceof PackingComm && !((PackingComm) c).packAll;
+    }
 }

@@ -54,4 +54,16 @@ public final class TypeRules {
         if (isUntyped(type)) return true;
         return type.isPredefined() && rawBuffers();
     }
+
+    /**
+     * Whether {@code type} is a derived type whose leaves are all the primitive element kind
+     * {@code kind} (a {@code createStruct} of {@code MPI.INT} blocks over an {@code int[]}, say):
+     * such a buffer holds its data as they are, the byte displacements counting whole elements
+     * (checked where the buffer is resolved).
+     */
+    public static boolean leavesAre(BaseKind kind, TypeDesc type) {
+        if (kind == BaseKind.OBJECT || !(type.derived instanceof io.github.mpi4j.spi.TypeMap)) return false;
+        TypeDesc leaf = ((io.github.mpi4j.spi.TypeMap) type.derived).uniformLeaf;
+        return leaf != null && leaf.layout == Layout.PRIMITIVE && leaf.arrayKind == kind;
+    }
 }
