@@ -113,7 +113,8 @@ final class FabricConnector {
             this.ringBytes = Integer.highestOneBit(Math.max(64, ringKb)) * 1024;
             long arenaKb = Long.parseLong(setting("MPI4J_SHM_COLL_KB", "1024"));
             this.arenaBytes = Math.min(Math.max(0, arenaKb), MAX_ARENA_KB) * 1024;
-            boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
+            // The store of a spawn's link job is hosted by the spawning root (FabricSpawn).
+            boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source) && !job.source.startsWith("spawn");
             if (rankZeroHosts) {
                 int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
                 String host = job.rendezvous.substring(0, job.rendezvous.lastIndexOf(':'));

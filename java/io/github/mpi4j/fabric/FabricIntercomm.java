@@ -162,6 +162,7 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
             return null;
         });
         free();
+        if (afterDisconnect != null) afterDisconnect.run();
     }
 
     // ---- point-to-point: ranks name the remote group ----------------------------------------
@@ -332,4 +333,8 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
     public String toString() {
         return "FabricIntercomm[rank " + rank + " of " + local.length + ", remote size " + remote.length + "]";
     }
+
+    // ---- spawning (issue 11 item 3) ----
+    /** Run after {@link #disconnect}: a spawned intercommunicator finishes its link job (FabricSpawn). */
+    Runnable afterDisconnect;
 }
