@@ -951,4 +951,10 @@ final class StagedComm implements BackendComm, CollectiveOps {
     public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, io.github.mpi4j.spi.StatusData status) {
         return inner.improbe(source, tag, status);
     }
+
+    // ---- intercommunicators: point-to-point addresses the remote group (issue 11 item 3 found it missing) ----
+    @Override
+    public int peerCount() {
+        return inner.peerCount();
+    }
 }
