@@ -52,7 +52,7 @@ public class SpawnSuite {
     }
 
     /** Two commands (one with an explicit -cp), 1 + 2 processes, in one world of three. */
-    @RankTest(processOnly = true)
+    @RankTest(processOnly = true, worldOnly = true)
     public void spawnMultipleTwoCommands(Intracomm comm) {
         String cp = System.getProperty("java.class.path");
         int[] codes = new int[3];
@@ -73,7 +73,7 @@ public class SpawnSuite {
     }
 
     /** A child that spawns two grandchildren from its own world and reports what they sent. */
-    @RankTest(processOnly = true)
+    @RankTest(processOnly = true, worldOnly = true)
     public void childrenSpawnAgain(Intracomm comm) {
         Intercomm ic = comm.spawn("java", new String[] {CHILD, "spawner"}, 1, null, 0, null);
         if (comm.getRank() == 0) {
