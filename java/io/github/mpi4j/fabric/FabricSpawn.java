@@ -105,6 +105,13 @@ final class FabricSpawn {
         return v == null || v.isBlank() ? dflt : v.trim();
     }
 
+    /** {@code n} processes of another job, as groups name them (-1). */
+    private static int[] outside(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
+    }
+
     private static int[] range(int from, int to) {
         int[] a = new int[to - from];
         for (int i = 0; i < a.length; i++) a[i] = from + i;
@@ -291,6 +298,8 @@ final class FabricSpawn {
             Arrays.fill(errcodes, Mpi.SUCCESS);
             link.contextIdUsed(LINK_ID);
             FabricIntercomm ic = new FabricIntercomm(link, range(0, parents), range(parents, parents + children), LINK_ID);
+            ic.localNames = comm.worldRanks();
+            ic.remoteNames = outside(children);
             Link l = new Link(link, ic);
             ic.afterDisconnect = l::finish;
             state(b).links.add(l);
@@ -453,6 +462,8 @@ final class FabricSpawn {
         FabricBackend link = (FabricBackend) FabricConnector.connect(lj, b.threadLevel(), "spawn link");
         link.contextIdUsed(LINK_ID);
         FabricIntercomm ic = new FabricIntercomm(link, range(parents, parents + job.size), range(0, parents), LINK_ID);
+        ic.localNames = range(0, job.size);
+        ic.remoteNames = outside(parents);
         Link l = new Link(link, ic);
         ic.afterDisconnect = l::finish;
         state(b).parent = l;

@@ -29,6 +29,10 @@ public final class SpawnChild {
         require(parent == Intercomm.getParent(), "getParent() returns the same object");
         int rank = MPI.COMM_WORLD.getRank(), size = MPI.COMM_WORLD.getSize();
         require(parent.getRank() == rank && parent.getSize() == size, "parent's local group is COMM_WORLD");
+        int[] mine = new int[size];
+        for (int i = 0; i < size; i++) mine[i] = i;
+        require(java.util.Arrays.equals(mine, mpi.Group.translateRanks(parent.getGroup(), mine,
+                MPI.COMM_WORLD.getGroup())), "parent's local group translates to COMM_WORLD");
         switch (args[0]) {
             case "basic":
                 basic(parent, rank, size, Integer.parseInt(args[1]));

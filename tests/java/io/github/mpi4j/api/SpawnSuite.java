@@ -28,6 +28,12 @@ public class SpawnSuite {
         Check.equal(size, ic.getSize(), "local size");
         Check.equal(rank, ic.getRank(), "local rank");
         Check.equal(2, ic.getRemoteSize(), "remote size");
+        int[] mine = new int[size], undefined = new int[2];
+        for (int i = 0; i < size; i++) mine[i] = i;
+        java.util.Arrays.fill(undefined, MPI.UNDEFINED);
+        Check.arrays(mine, mpi.Group.translateRanks(ic.getGroup(), mine, comm.getGroup()), "local group = comm's");
+        Check.arrays(undefined, mpi.Group.translateRanks(ic.getRemoteGroup(), new int[] {0, 1}, comm.getGroup()),
+                "the children are not in the parents' communicator");
         for (int c = 0; c < 2; c++) ic.send(new int[] {100 * rank + c}, 1, MPI.INT, c, 1);
         int[] sum = new int[1];
         ic.allReduce(new int[] {rank + 1}, sum, 1, MPI.INT, MPI.SUM);
