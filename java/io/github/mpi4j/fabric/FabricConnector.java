@@ -77,6 +77,14 @@ final class FabricConnector {
      * than run on orphaned.
      */
     private static void launcherLost(JobInfo job, String why) {
+        String parent = System.getenv("MPI4J_PARENT");
+        if (parent != null && !parent.isBlank()) {
+            // A spawned process: its store is hosted by the root that spawned it (FabricSpawn).
+            System.err.println("mpi4j: spawned rank " + job.rank + ": lost the connection to the process that spawned it ("
+                    + why + "); the parent is gone, ending this rank");
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }
         System.err.println("mpi4j: rank " + job.rank + ": lost the connection to mpi4jrun (" + why
                 + "); the launcher is gone, ending this rank");
         System.err.flush();

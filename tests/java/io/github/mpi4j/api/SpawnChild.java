@@ -46,6 +46,10 @@ public final class SpawnChild {
             case "leaf":
                 leaf(parent, rank);
                 break;
+            case "wait":
+                // Waits for a message its parent never sends: only the parent's end ends it.
+                parent.recv(new int[1], 1, MPI.INT, 0, 99);
+                break;
             default:
                 require(false, "unknown mode " + args[0]);
         }
