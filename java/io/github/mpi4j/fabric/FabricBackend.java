@@ -82,7 +82,7 @@ public final class FabricBackend implements Backend {
     public static Backend create(int requiredThreadLevel, Map<String, String> env, String reason) {
         Backend b = createWorld(requiredThreadLevel, env, reason);
         // A spawned process joins its parents (issue 11 item 3).
-        if (b instanceof FabricBackend) FabricSpawn.joinParent((FabricBackend) b, env);
+        if (b instanceof FabricBackend && env.containsKey("MPI4J_PARENT")) FabricSpawn.joinParent((FabricBackend) b, env);
         return b;
     }
 

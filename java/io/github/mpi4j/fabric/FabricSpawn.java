@@ -60,10 +60,14 @@ final class FabricSpawn {
     private static final Map<FabricBackend, State> STATES = new IdentityHashMap<>();
     private static final List<Children> LIVE = new ArrayList<>();
 
-    static {
-        Thread hook = new Thread(FabricSpawn::killLive, "mpi4j-spawn-cleanup");
+    private static boolean hooked;
+
+    /** Once a process spawns: a JVM that exits without Finalize kills its children. */
+    private static synchronized void hookShutdown() {
+        if (hooked) return;
+        hooked = true;
         try {
-            Runtime.getRuntime().addShutdownHook(hook);
+            Runtime.getRuntime().addShutdownHook(new Thread(FabricSpawn::killLive, "mpi4j-spawn-cleanup"));
         } catch (IllegalStateException ignored) {
             // already shutting down
         }
@@ -366,6 +370,7 @@ final class FabricSpawn {
         String advertise = allHere ? "127.0.0.1" : setting("MPI4J_ADDR", FabricConnector.hostAddress());
         int n = COUNTER.incrementAndGet();
         long pid = ProcessHandle.current().pid();
+        hookShutdown();
         Children kids = new Children();
         kids.secret = Secrets.generate();
         kids.linkJob = "sl" + pid + "-" + n;
