@@ -153,6 +153,10 @@ JNIEXPORT jlong JNICALL JNI_FN(spawn0)(JNIEnv *env, jclass cls, jlong comm, jint
                             TO_COMM(comm), &inter, ncodes > 0 ? codes : MPI_ERRCODES_IGNORE);
     }
     free_args(&a);
+    /* A failed call whose library left the codes alone (MPICH) reports the call's error for each. */
+    for (jsize i = 0; rc != MPI_SUCCESS && i < ncodes; i++) {
+        if (codes[i] == MPI_SUCCESS) codes[i] = rc;
+    }
     for (jsize i = 0; i < ncodes; i++) {
         int klass = codes[i];
         if (klass != MPI_SUCCESS) MPI_Error_class(codes[i], &klass);

@@ -45,9 +45,31 @@ final class MpiSpawn implements Spawning {
         try {
             long h = MpiSpawnNative.spawn0(comm.handle, root, multiple, programs, argv, maxprocs, keys, values, errcodes);
             return h == 0 ? null : new MpiComm(backend, h, true);
+        } catch (mpi.MPIException e) {
+            throw restated(e);
         } finally {
             m.exit();
         }
+    }
+
+    /**
+     * The library's refusal, with what is known about it: MPICH built with the ucx netmod (the
+     * Debian and Ubuntu packages) cannot spawn at all; a plain C program fails the same way.
+     */
+    private mpi.MPIException restated(mpi.MPIException e) {
+        String lib = "";
+        try {
+            lib = backend.libVersion();
+        } catch (RuntimeException ignored) {
+            // the version only adds a hint
+        }
+        boolean mpich = lib.contains("MPICH");
+        if (mpich && e.getErrorClass() == io.github.mpi4j.spi.Mpi.ERR_OTHER) {
+            return mpi.MPIException.of(io.github.mpi4j.spi.Mpi.ERR_SPAWN, "spawn: this MPICH cannot spawn processes "
+                    + "(MPICH built with the ucx netmod, as Debian's and Ubuntu's packages are, has no dynamic "
+                    + "processes; a C program's MPI_Comm_spawn fails the same way): " + e.getMessage());
+        }
+        return e;
     }
 
     @Override
