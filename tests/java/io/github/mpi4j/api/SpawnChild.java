@@ -46,6 +46,11 @@ public final class SpawnChild {
             case "leaf":
                 leaf(parent, rank);
                 break;
+            case "noDisconnect":
+                // Sends, then goes straight to MPI.Finalize: the parents' Finalize ends the link.
+                leaf(parent, rank);
+                MPI.Finalize();
+                return;
             case "wait":
                 // Waits for a message its parent never sends: only the parent's end ends it.
                 parent.recv(new int[1], 1, MPI.INT, 0, 99);

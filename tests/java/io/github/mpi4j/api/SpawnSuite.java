@@ -141,4 +141,18 @@ public class SpawnSuite {
         }
         ic.disconnect();
     }
+
+    /**
+     * Neither side disconnects: the child calls MPI.Finalize right after sending, and the
+     * connection ends at the parents' MPI.Finalize at the end of the job (the job must end cleanly).
+     */
+    @RankTest(processOnly = true, worldOnly = true)
+    public void spawnWithoutDisconnect(Intracomm comm) {
+        Intercomm ic = comm.spawn("java", new String[] {CHILD, "noDisconnect"}, 1, null, 0, null);
+        if (comm.getRank() == 0) {
+            int[] v = new int[1];
+            ic.recv(v, 1, MPI.INT, 0, 5);
+            Check.equal(7, v[0], "child's value");
+        }
+    }
 }
