@@ -95,4 +95,16 @@ public class Intercomm extends Comm {
     public Intercomm Dup() {
         return dup();
     }
+
+    // ---- spawning processes (issue 11 item 3) ----
+
+    /**
+     * MPI_Comm_get_parent: in a process started by {@link Intracomm#spawn}, the
+     * intercommunicator to the processes that spawned it (local group: this process's
+     * MPI_COMM_WORLD); otherwise an intercommunicator whose {@link #isNull()} is true, as in the
+     * Open MPI bindings. The same object every time; after {@link #disconnect()} it is null.
+     */
+    public static Intercomm getParent() {
+        return Spawner.parent();
+    }
 }

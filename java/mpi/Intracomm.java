@@ -410,4 +410,24 @@ public class Intracomm extends Comm {
     public static String lookupName(String service, Info info) {
         return DynamicPorts.lookupName(service, info);
     }
+
+    // ---- spawning processes (issue 11 item 3; see Spawner and docs/spawn.md) ----
+
+    /**
+     * MPI_Comm_spawn, collective over this communicator: starts {@code maxprocs} processes of
+     * {@code command} with {@code argv} (null: {@link MPI#ARGV_NULL}); the arguments count at
+     * {@code root} only. {@code "java"} runs this JVM's java with its options and class path
+     * (see docs/spawn.md). {@code info} keys {@code wdir} and {@code host} are honoured;
+     * {@code errcodes} (null: {@link MPI#ERRCODES_IGNORE}) receives one code per process.
+     * Returns the intercommunicator whose remote group is the new processes.
+     */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes) {
+        return Spawner.spawn(this, command, argv, maxprocs, info, root, errcodes);
+    }
+
+    /** MPI_Comm_spawn_multiple: several commands, {@code maxprocs[i]} processes each, in one new world. */
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+                                         int[] errcodes) {
+        return Spawner.spawnMultiple(this, commands, argv, maxprocs, info, root, errcodes);
+    }
 }

@@ -569,4 +569,13 @@ public final class MPI {
     /** Values of WIN_CREATE_FLAVOR and WIN_MODEL. */
     public static final int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_FLAVOR_DYNAMIC = 3,
             WIN_FLAVOR_SHARED = 4, WIN_UNIFIED = 0, WIN_SEPARATE = 1;
+
+    // ---- spawning processes (issue 11 item 3; see Intracomm.spawn) ----
+
+    /** No arguments for a spawned command (MPI_ARGV_NULL): the Open MPI bindings take null. */
+    public static final String[] ARGV_NULL = null;
+    /** No arguments for any command of spawnMultiple (MPI_ARGVS_NULL). */
+    public static final String[][] ARGVS_NULL = null;
+    /** No error codes wanted from a spawn (MPI_ERRCODES_IGNORE): the Open MPI bindings take null. */
+    public static final int[] ERRCODES_IGNORE = null;
 }

@@ -446,6 +446,10 @@ public final class PackingComm implements BackendComm, CollectiveOps {
         if (c != null && kind == io.github.mpi4j.spi.Intercommunication.class) {
             return kind.cast(new Inter((io.github.mpi4j.spi.Intercommunication) c));
         }
+        // Spawning (issue 11): the spawned intercommunicators take derived types too.
+        if (c != null && kind == io.github.mpi4j.spi.Spawning.class) {
+            return kind.cast(new io.github.mpi4j.spi.SpawningDecorator((io.github.mpi4j.spi.Spawning) c, this::wrap));
+        }
         return c;
     }
 

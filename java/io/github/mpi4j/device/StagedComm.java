@@ -245,6 +245,10 @@ final class StagedComm implements BackendComm, CollectiveOps {
         if (c == null) return null;
         if (kind == Intercommunication.class) return kind.cast(new Inter((Intercommunication) c));
         if (kind == Topology.class) return kind.cast(new Topo((Topology) c));
+        // Spawning (issue 11): the spawned intercommunicators are staged too.
+        if (kind == io.github.mpi4j.spi.Spawning.class) {
+            return kind.cast(new io.github.mpi4j.spi.SpawningDecorator((io.github.mpi4j.spi.Spawning) c, this::wrap));
+        }
         return c;
     }
 
@@ -946,5 +950,11 @@ final class StagedComm implements BackendComm, CollectiveOps {
     @Override
     public io.github.mpi4j.spi.BackendMessage improbe(int source, int tag, io.github.mpi4j.spi.StatusData status) {
         return inner.improbe(source, tag, status);
+    }
+
+    // ---- intercommunicators: point-to-point addresses the remote group (issue 11 item 3 found it missing) ----
+    @Override
+    public int peerCount() {
+        return inner.peerCount();
     }
 }

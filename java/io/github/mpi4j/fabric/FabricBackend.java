@@ -80,6 +80,13 @@ public final class FabricBackend implements Backend {
 
     /** Starts the fabric for this process; {@code reason} is null when the environment decides. */
     public static Backend create(int requiredThreadLevel, Map<String, String> env, String reason) {
+        Backend b = createWorld(requiredThreadLevel, env, reason);
+        // A spawned process joins its parents (issue 11 item 3).
+        if (b instanceof FabricBackend && env.containsKey("MPI4J_PARENT")) FabricSpawn.joinParent((FabricBackend) b, env);
+        return b;
+    }
+
+    private static Backend createWorld(int requiredThreadLevel, Map<String, String> env, String reason) {
         JobInfo job = Bootstrap.detect(env);
         String why = reason != null ? reason : "no MPI launcher; " + job.source;
         // A single rank started by mpi4jrun still joins the launcher's store: its connection is
@@ -302,11 +309,13 @@ public final class FabricBackend implements Backend {
             // Ranks are threads of one JVM (tests): end this rank only.
             throw MPIException.of(Mpi.ERR_OTHER, "abort(" + code + ") called");
         }
+        FabricSpawn.killAll(this); // spawned children (issue 11 item 3)
         Runtime.getRuntime().halt(code == 0 ? 1 : code);
     }
 
     @Override
     public void finish() {
+        FabricSpawn.finishAll(this); // spawned links and children (issue 11 item 3)
         flushBufferedSends();
         world.finalizeBarrier();
         engine.sayGoodbye();

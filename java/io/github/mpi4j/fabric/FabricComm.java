@@ -391,6 +391,8 @@ final class FabricComm implements BackendComm, CollChannel {
         if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(io.github.mpi4j.fileio.ChannelFile.over(this));
         // One-sided windows (issue 11): FabricWindow.
         if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new FabricWindow.Factory(this));
+        // Spawning processes (issue 11 item 3): FabricSpawn.
+        if (kind == io.github.mpi4j.spi.Spawning.class) return kind.cast(new FabricSpawn.Ops(this));
         return BackendComm.super.capability(kind);
     }
 

@@ -77,6 +77,14 @@ final class FabricConnector {
      * than run on orphaned.
      */
     private static void launcherLost(JobInfo job, String why) {
+        String parent = System.getenv("MPI4J_PARENT");
+        if (parent != null && !parent.isBlank()) {
+            // A spawned process: its store is hosted by the root that spawned it (FabricSpawn).
+            System.err.println("mpi4j: spawned rank " + job.rank + ": lost the connection to the process that spawned it ("
+                    + why + "); the parent is gone, ending this rank");
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }
         System.err.println("mpi4j: rank " + job.rank + ": lost the connection to mpi4jrun (" + why
                 + "); the launcher is gone, ending this rank");
         System.err.flush();
@@ -116,7 +124,8 @@ final class FabricConnector {
             this.ringBytes = Integer.highestOneBit(Math.max(64, ringKb)) * 1024;
             long arenaKb = Long.parseLong(setting("MPI4J_SHM_COLL_KB", "1024"));
             this.arenaBytes = Math.min(Math.max(0, arenaKb), MAX_ARENA_KB) * 1024;
-            boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source);
+            // The store of a spawn's link job is hosted by the spawning root (FabricSpawn).
+            boolean rankZeroHosts = job.rank == 0 && !"mpi4jrun".equals(job.source) && !job.source.startsWith("spawn");
             if (rankZeroHosts) {
                 int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
                 String host = job.rendezvous.substring(0, job.rendezvous.lastIndexOf(':'));

@@ -63,6 +63,7 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
 
     @Override
     public int[] worldRanks() {
+        if (localNames != null) return localNames.clone();
         return local.clone();
     }
 
@@ -88,6 +89,7 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
 
     @Override
     public int[] remoteWorldRanks() {
+        if (remoteNames != null) return remoteNames.clone();
         return remote.clone();
     }
 
@@ -162,6 +164,7 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
             return null;
         });
         free();
+        if (afterDisconnect != null) afterDisconnect.run();
     }
 
     // ---- point-to-point: ranks name the remote group ----------------------------------------
@@ -332,4 +335,14 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
     public String toString() {
         return "FabricIntercomm[rank " + rank + " of " + local.length + ", remote size " + remote.length + "]";
     }
+
+    // ---- spawning (issue 11 item 3) ----
+    /** Run after {@link #disconnect}: a spawned intercommunicator finishes its link job (FabricSpawn). */
+    Runnable afterDisconnect;
+    /**
+     * How the groups name their members to the API when they are not the engine's ranks (a
+     * spawn's link job): the local group by its ranks in this process's MPI_COMM_WORLD, the
+     * other job's processes as -1 (what the MPI backend reports for processes outside the world).
+     */
+    int[] localNames, remoteNames;
 }

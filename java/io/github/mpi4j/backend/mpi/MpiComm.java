@@ -81,6 +81,8 @@ final class MpiComm implements BackendComm, CollectiveOps {
         if (kind == io.github.mpi4j.spi.FileIO.class) return kind.cast(MpiFile.over(this, backend));
         // One-sided windows (issue 11): MpiWindow.
         if (kind == io.github.mpi4j.spi.OneSided.class) return kind.cast(new MpiWindow.Factory(this, backend));
+        // Spawning processes (issue 11 item 3): MpiSpawn.
+        if (kind == io.github.mpi4j.spi.Spawning.class) return kind.cast(new MpiSpawn(backend, this));
         return BackendComm.super.capability(kind);
     }
 

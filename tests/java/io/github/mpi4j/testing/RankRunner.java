@@ -75,7 +75,8 @@ public final class RankRunner {
                 if (world.getSize() == 1 && v > 0 && !m.getName().startsWith("comm")) continue;
                 Intracomm comm = comms.get(v);
                 String id = m.getName() + " " + names.get(v);
-                if (comm.getSize() < spec.minSize() || spec.processOnly() && !mpi.MPI.isInitialized()) {
+                if (comm.getSize() < spec.minSize() || spec.processOnly() && !mpi.MPI.isInitialized()
+                        || spec.worldOnly() && v > 0) {
                     out.println(RESULT + " " + rank + " " + id + " SKIP");
                     continue;
                 }

@@ -17,4 +17,7 @@ public @interface RankTest {
 
     /** Needs process-wide MPI state (MPI.attachBuffer...): skipped when ranks are threads. */
     boolean processOnly() default false;
+
+    /** Runs on the world only; the other variants report SKIP (tests that start processes: spawning). */
+    boolean worldOnly() default false;
 }
