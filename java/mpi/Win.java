@@ -293,6 +293,12 @@ public final class Win implements Freeable {
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        put(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
+                    Datatype targetType) throws MPIException {
         Raised.enter();
         try {
             putImpl("Win.put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
@@ -305,6 +311,12 @@ public final class Win implements Freeable {
 
     public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
+        return rPut(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                        int targetCount, Datatype targetType) throws MPIException {
         Raised.enter();
         try {
             return putImpl("Win.rPut", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
@@ -315,7 +327,7 @@ public final class Win implements Freeable {
         }
     }
 
-    private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
+    private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, false);
@@ -332,6 +344,12 @@ public final class Win implements Freeable {
 
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        get(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
+                    Datatype targetType) throws MPIException {
         Raised.enter();
         try {
             getImpl("Win.get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
@@ -344,6 +362,12 @@ public final class Win implements Freeable {
 
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
+        return rGet(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                        int targetCount, Datatype targetType) throws MPIException {
         Raised.enter();
         try {
             return getImpl("Win.rGet", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
@@ -354,7 +378,7 @@ public final class Win implements Freeable {
         }
     }
 
-    private Request getImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
+    private Request getImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, true);
@@ -370,6 +394,12 @@ public final class Win implements Freeable {
     }
 
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
+                           int targetCount, Datatype targetType, Op op) throws MPIException {
+        accumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                            int targetCount, Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
@@ -391,6 +421,12 @@ public final class Win implements Freeable {
     /** MPI_Raccumulate; the operation is complete locally when it returns (the request is complete). */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
+        return rAccumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                               int targetCount, Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
             impl("Win.rAccumulate");
@@ -407,6 +443,13 @@ public final class Win implements Freeable {
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                               Datatype resultType, int targetRank, int targetDisp, int targetCount,
+                              Datatype targetType, Op op) throws MPIException {
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
+                              Datatype resultType, int targetRank, long targetDisp, int targetCount,
                               Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
@@ -432,6 +475,13 @@ public final class Win implements Freeable {
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, int targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
+        return rGetAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
+                                  Datatype resultType, int targetRank, long targetDisp, int targetCount,
+                                  Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
             impl("Win.rGetAccumulate");
@@ -448,6 +498,12 @@ public final class Win implements Freeable {
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op)
+            throws MPIException {
+        fetchAndOp(origin, resultAddr, dataType, targetRank, (long) targetDisp, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, long targetDisp, Op op)
             throws MPIException {
         Raised.enter();
         try {
@@ -468,6 +524,12 @@ public final class Win implements Freeable {
 
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
                                int targetRank, int targetDisp) throws MPIException {
+        compareAndSwap(origin, compareAddr, resultAddr, targetType, targetRank, (long) targetDisp);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
+                               int targetRank, long targetDisp) throws MPIException {
         Raised.enter();
         try {
             String call = "Win.compareAndSwap";
@@ -803,8 +865,13 @@ public final class Win implements Freeable {
         return dispUnits == null ? 1 : (int) dispUnits[rank];
     }
 
-    /** MPI_Win_attach: {@code size} elements of {@code base} become reachable (dynamic windows). */
-    public void attach(Buffer base, int size) throws MPIException {
+    /**
+     * MPI_Win_attach: {@code size} elements of {@code base} become reachable through this dynamic
+     * window. Returns the address other ranks pass as {@code targetDisp} (the long forms of
+     * put/get/...) to reach the first element: MPI's absolute address on the MPI backend, a
+     * window-private address on the fabric. Send it to them (Open MPI's binding returns nothing).
+     */
+    public long attach(Buffer base, int size) throws MPIException {
         Raised.enter();
         try {
             String call = "Win.attach";
@@ -814,7 +881,7 @@ public final class Win implements Freeable {
                     + "buffer");
             if (size < 0 || size > base.capacity()) throw MPIException.of(MPI.ERR_SIZE, call + ": size " + size
                     + " is not in [0, " + base.capacity() + "]");
-            w.attach(new Buf(base, Buffers.kindOf(base), 0, size), (long) size * Buffers.kindOf(base).bytes);
+            return w.attach(new Buf(base, Buffers.kindOf(base), 0, size), (long) size * Buffers.kindOf(base).bytes);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {

@@ -88,8 +88,13 @@ final class FabricWindow implements BackendWindow {
 
         @Override
         public BackendWindow createDynamicWindow() {
-            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.createDynamic: dynamic windows are not "
-                    + "supported by the fabric backend yet");
+            FabricComm sync = (FabricComm) comm.dup();
+            try {
+                return new TransportWindow(sync, null, -1, 1, Timeout.seconds(System.getenv(), "Win (fabric)"));
+            } catch (RuntimeException | Error e) {
+                sync.free();
+                throw e;
+            }
         }
     }
 
@@ -493,7 +498,7 @@ final class FabricWindow implements BackendWindow {
     }
 
     @Override
-    public void attach(Buf memory, long bytes) {
+    public long attach(Buf memory, long bytes) {
         throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.attach: dynamic windows are not supported by the "
                 + "fabric backend yet");
     }

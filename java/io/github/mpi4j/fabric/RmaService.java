@@ -41,6 +41,10 @@ final class RmaService implements Runnable {
     private final int ctx;
     private final Buf mem;
     private final long memBytes;
+    /** Dynamic windows: attached memory by its address (first byte), and the next address to hand out. */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Buf> attached =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+    private long nextAddress = 1L << 32;
     private final String name;
     private volatile boolean stopping;
     private volatile String died;
@@ -107,7 +111,7 @@ final class RmaService implements Runnable {
                         (int) len);
                 Engine.RecvOp op = engine.receiveMatched(ctx, m, req, 0, len);
                 engine.waitFor(op, name + ": receiving an RMA request of rank " + origin);
-                serve(origin, (ByteBuffer) req.base);
+                serveOrAnswer(origin, (ByteBuffer) req.base);
             } catch (RuntimeException e) {
                 if (stopping) return;
                 died = name + "'s RMA service failed on a request of rank " + origin + ": " + e.getMessage();
@@ -124,6 +128,21 @@ final class RmaService implements Runnable {
             Thread.yield();
         } else {
             LockSupport.parkNanos(idle < 20000 ? 20_000 : 200_000);
+        }
+    }
+
+    /** Serves a request; one that cannot be applied is answered with the error (or reported at the next flush). */
+    private void serveOrAnswer(int origin, ByteBuffer r) {
+        try {
+            serve(origin, r);
+        } catch (MPIException | IndexOutOfBoundsException | NullPointerException e) {
+            int tag = r.getInt(4);
+            String why = "cannot apply a request: " + e.getMessage();
+            if (tag != 0) {
+                reply(origin, tag, why, null, 0);
+            } else if (deferred[origin] == null) {
+                deferred[origin] = why;
+            }
         }
     }
 
@@ -163,6 +182,12 @@ final class RmaService implements Runnable {
             return;
         }
         long n = RmaRuns.bytes(runs);
+        Buf mem = this.mem;
+        if (mem == null) { // dynamic: the attached memory holding the addressed bytes
+            java.util.Map.Entry<Long, Buf> e = attached.floorEntry(offset);
+            mem = e.getValue();
+            offset -= e.getKey();
+        }
         switch (kind) {
             case PUT:
                 RmaRuns.scatter(req, dataAt, mem, offset, runs);
@@ -206,6 +231,16 @@ final class RmaService implements Runnable {
     /** Null when the runs from {@code offset} lie inside this rank's window, else why not. */
     private String check(long offset, long[] runs) {
         long end = RmaRuns.end(runs);
+        if (mem == null) {
+            java.util.Map.Entry<Long, Buf> e = attached.floorEntry(offset);
+            Buf b = e == null ? null : e.getValue();
+            long len = b == null ? 0 : (long) b.length * b.kind.bytes;
+            if (b == null || offset - e.getKey() > len - end) {
+                return "bytes [" + offset + ", " + (offset + end) + ") are not inside memory attached to rank "
+                        + comm.rank() + "'s dynamic window";
+            }
+            return null;
+        }
         if (offset < 0 || offset > memBytes - end) {
             return "bytes [" + offset + ", " + (offset + end) + ") lie outside rank " + comm.rank() + "'s window of "
                     + memBytes + " bytes";
@@ -217,6 +252,31 @@ final class RmaService implements Runnable {
         String d = deferred[origin];
         deferred[origin] = null;
         return d;
+    }
+
+    /** MPI_Win_attach at this rank: the memory gets the next free address range (4 GiB apart). */
+    synchronized long attach(Buf memory, long bytes) {
+        for (java.util.Map.Entry<Long, Buf> e : attached.entrySet()) {
+            if (e.getValue().base == memory.base) {
+                throw MPIException.of(Mpi.ERR_BASE, "Win.attach: this memory is attached already (at address "
+                        + e.getKey() + ")");
+            }
+        }
+        long at = nextAddress;
+        nextAddress += 1L << 32;
+        attached.put(at, new Buf(memory.base, memory.kind, memory.offset, (int) (bytes / memory.kind.bytes)));
+        return at;
+    }
+
+    /** MPI_Win_detach: RMA to that memory fails from now on. */
+    synchronized void detach(Buf memory) {
+        for (java.util.Map.Entry<Long, Buf> e : attached.entrySet()) {
+            if (e.getValue().base == memory.base) {
+                attached.remove(e.getKey());
+                return;
+            }
+        }
+        throw MPIException.of(Mpi.ERR_BASE, "Win.detach: this memory is not attached to the window");
     }
 
     // ---- locks ----------------------------------------------------------------------------

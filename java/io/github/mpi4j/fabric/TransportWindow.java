@@ -58,7 +58,7 @@ final class TransportWindow implements BackendWindow {
     private final double timeout;
     private int[] startGroup, postGroup;
 
-    /** Collective over {@code sync} (a private duplicate the window owns). */
+    /** Collective over {@code sync} (a private duplicate the window owns); {@code base} null: a dynamic window. */
     TransportWindow(FabricComm sync, Buf base, long bytes, int dispUnit, double timeout) {
         this.sync = sync;
         this.timeout = timeout;
@@ -392,13 +392,15 @@ final class TransportWindow implements BackendWindow {
     }
 
     @Override
-    public void attach(Buf memory, long bytes) {
-        throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.attach: not a dynamic window");
+    public long attach(Buf memory, long bytes) {
+        if (base != null) throw MPIException.of(Mpi.ERR_WIN, "Win.attach: not a dynamic window");
+        return service.attach(memory, bytes);
     }
 
     @Override
     public void detach(Buf memory) {
-        attach(memory, 0);
+        if (base != null) throw MPIException.of(Mpi.ERR_WIN, "Win.detach: not a dynamic window");
+        service.detach(memory);
     }
 
     @Override

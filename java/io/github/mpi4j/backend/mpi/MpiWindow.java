@@ -249,9 +249,11 @@ final class MpiWindow implements BackendWindow {
     }
 
     @Override
-    public void attach(Buf memory, long bytes) {
-        MpiWinNative.attach0(handle, address(memory), bytes);
+    public long attach(Buf memory, long bytes) {
+        long at = address(memory);
+        MpiWinNative.attach0(handle, at, bytes);
         attached.add(memory);
+        return at;
     }
 
     @Override

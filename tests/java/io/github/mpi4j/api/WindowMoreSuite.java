@@ -172,4 +172,58 @@ public class WindowMoreSuite {
         win.fence(MPI.MODE_NOSUCCEED);
         win.free();
     }
+
+    /**
+     * A dynamic window: each rank attaches four ints and tells the others the address; puts its
+     * rank into int 1 of its right neighbour's memory (fence), reads it back from there with get
+     * under a lock, adds rank+1 to int 0 of rank 0 under lockAll; the values follow from the ranks.
+     * On the fabric, an address outside attached memory is refused by the target with an
+     * MPIException (MPI libraries do not promise to check).
+     */
+    @RankTest
+    public void dynamicWindowAttachAndDetach(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        Win win = Win.createDynamic(MPI.INFO_NULL, comm);
+        IntBuffer mem = MPI.newIntBuffer(4);
+        for (int i = 0; i < 4; i++) mem.put(i, -1);
+        mem.put(0, 0);
+        long at = win.attach(mem, 4);
+        long[] addr = new long[size];
+        comm.allGather(new long[] {at}, 1, MPI.LONG, addr, 1, MPI.LONG);
+        int r = right(rank, size);
+        win.fence(0);
+        win.put(MPI.newIntBuffer(1).put(0, rank), 1, MPI.INT, r, addr[r] + 4, 1, MPI.INT);
+        win.fence(MPI.MODE_NOSUCCEED);
+        Check.equal(left(rank, size), mem.get(1), "int 1 holds the left neighbour's rank");
+        IntBuffer got = MPI.newIntBuffer(1);
+        win.lock(MPI.LOCK_SHARED, r, 0);
+        win.get(got, 1, MPI.INT, r, addr[r] + 4, 1, MPI.INT);
+        win.unlock(r);
+        Check.equal(rank, got.get(0), "get from the right neighbour's attached memory");
+        win.lockAll(0);
+        win.accumulate(MPI.newIntBuffer(1).put(0, rank + 1), 1, MPI.INT, 0, addr[0], 1, MPI.INT, MPI.SUM);
+        win.unlockAll();
+        comm.barrier();
+        if (rank == 0) Check.equal(size * (size + 1) / 2, mem.get(0), "accumulated 1 + ... + size");
+        Check.equal(-1, mem.get(3), "int 3 untouched");
+        if (!underMpiLibrary()) {
+            win.lock(MPI.LOCK_SHARED, r, 0);
+            Check.throwsMpi(MPI.ERR_DISP, () -> win.get(got, 1, MPI.INT, r, addr[r] + 16, 1, MPI.INT),
+                    "not inside memory attached");
+            win.unlock(r);
+        }
+        comm.barrier();
+        win.detach(mem);
+        win.free();
+    }
+
+    private static boolean underMpiLibrary() {
+        String lib;
+        try {
+            lib = MPI.getLibVersion();
+        } catch (RuntimeException e) {
+            lib = "";
+        }
+        return lib != null && (lib.contains("Open MPI") || lib.contains("MPICH"));
+    }
 }
