@@ -137,6 +137,7 @@ final class MpiWindow implements BackendWindow {
 
     @Override
     public void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp) {
+        OmpiOscGuard.checkCompareAndSwap(backend, comm.size());
         MpiWinNative.compareAndSwap0(handle, address(origin), address(compare), address(result), backend.type(type),
                 target, targetDisp);
     }

@@ -24,6 +24,13 @@ class WindowMoreTest {
                         SuiteRunner.run(WindowMoreSuite.class, Jobs.Launcher.MPICH, List.of(), null, 2)));
     }
 
+    /** Open MPI with the user choosing the crashing osc/rdma: compareAndSwap is refused, not a JVM crash. */
+    @TestFactory
+    Stream<DynamicNode> openMpiWithOscRdma() {
+        return SuiteRunner.run(WindowOscSuite.class, Jobs.Launcher.MPIRUN, List.of(),
+                java.util.Map.of("OMPI_MCA_osc", "rdma"), 2);
+    }
+
     @TestFactory
     Stream<DynamicNode> fabricThreads() {
         return SuiteRunner.threads(WindowMoreSuite.class, 1, 2, 3, 4);
