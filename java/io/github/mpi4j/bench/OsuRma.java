@@ -15,7 +15,8 @@ import mpi.Win;
  * put_latency: rank 0 puts {@code n} bytes into rank 1's window and flushes, per iteration,
  * under lockAll (osu_put_latency with flush synchronization), µs per iteration; get_bw: rank 0
  * gets a window of 64 blocks of {@code n} bytes from rank 1 and flushes (osu_get_bw), MB/s.
- * The window is {@code Win.allocate}d; every size is warmed up before it is timed. Output on
+ * The window is {@code Win.allocate}d; 2 s of warm-up (JIT) come first, and every size is warmed up
+ * again before it is timed. Output on
  * rank 0: {@code RESULT <label> <test> <bytes> <value>}.
  */
 public final class OsuRma {
@@ -35,6 +36,23 @@ public final class OsuRma {
         int winBytes = (int) (bw ? max * WINDOW : max);
         Win win = Win.allocate(winBytes, 1, MPI.INFO_NULL, comm);
         ByteBuffer origin = MPI.newByteBuffer(winBytes);
+        comm.barrier();
+        // JIT warm-up (as Osu does): 2 s of the timed loop's calls at a small size, before any timing.
+        if (rank == 0) {
+            win.lockAll(0);
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 100; i++) {
+                    if (bw) {
+                        win.get(MPI.slice(origin, 64), 64, MPI.BYTE, 1, 64, 64, MPI.BYTE);
+                    } else {
+                        win.put(origin, 8, MPI.BYTE, 1, 0, 8, MPI.BYTE);
+                    }
+                    win.flush(1);
+                }
+            }
+            win.unlockAll();
+        }
         comm.barrier();
         for (long n = bw ? 4096 : 8; n <= max; n *= bw ? 16 : 8) {
             int iters = bw ? (n >= 1 << 20 ? 10 : 40) : (n >= 65536 ? 300 : 2000);
