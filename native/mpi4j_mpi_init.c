@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io_github_mpi4j_backend_mpi_MpiNative.h"
 
@@ -43,6 +44,30 @@ static void set_default_env(const char *name, const char *value) {
     if (getenv(name) == NULL) setenv(name, value, 0);
 }
 
+/* Open MPI before 5.0 (seen with 4.1.4, and in plain C programs): the default one-sided
+ * component, osc/rdma, dies with SIGSEGV in MPI_Compare_and_swap between processes (which
+ * would take the JVM down) and cannot make an MPI_Win_create window in a one-process job.
+ * osc/sm, osc/ucx and osc/pt2pt do both, so unless the user chose components (OMPI_MCA_osc,
+ * also what "mpirun --mca osc ..." sets), leave rdma out. MPI4J_OMPI_OSC replaces our
+ * choice ("" keeps Open MPI's own). Open MPI 5 has no osc/pt2pt and relies on rdma: untouched.
+ * MPI_Get_library_version may be called before MPI_Init. */
+static void default_osc(void) {
+#if MPI4J_FAMILY_IS_OMPI
+    if (getenv("OMPI_MCA_osc") != NULL) return;
+    const char *choice = getenv("MPI4J_OMPI_OSC");
+    if (choice == NULL) {
+        char text[MPI_MAX_LIBRARY_VERSION_STRING + 1];
+        int len = 0, major = 0;
+        if (MPI_Get_library_version(text, &len) != MPI_SUCCESS) return;
+        text[len < 0 ? 0 : len] = '\0';
+        const char *v = strstr(text, "Open MPI v");
+        if (v == NULL || sscanf(v, "Open MPI v%d", &major) != 1 || major >= 5) return;
+        choice = "^rdma";
+    }
+    if (choice[0] != '\0') setenv("OMPI_MCA_osc", choice, 0);
+#endif
+}
+
 JNIEXPORT jint JNICALL JNI_FN(init0)(JNIEnv *env, jclass cls, jint required) {
     (void)cls;
     int already = 0, provided = MPI_THREAD_SINGLE;
@@ -53,6 +78,7 @@ JNIEXPORT jint JNICALL JNI_FN(init0)(JNIEnv *env, jclass cls, jint required) {
         /* Keep Open MPI's and UCX's fault handlers out of the JVM's way. */
         set_default_env("OMPI_MCA_opal_signal", "");
         set_default_env("UCX_ERROR_SIGNALS", "");
+        default_osc();
         struct sigaction saved[N_JVM_SIGNALS];
         for (int i = 0; i < N_JVM_SIGNALS; i++) sigaction(jvm_signals[i], NULL, &saved[i]);
         int rc = MPI_Init_thread(NULL, NULL, (int)required, &provided);

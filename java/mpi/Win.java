@@ -33,7 +33,10 @@ public final class Win implements Freeable {
     private final long[] bytes, dispUnits;
     private final int flavor;
     private String name = "";
-    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** Starts as the communicator's handler (mpi4j's default: MPI.ERRORS_RETURN, so errors are exceptions). */
+    private volatile Errhandler errhandler;
+    /** User attributes (createKeyval/setAttr). */
+    private java.util.Map<Integer, Object> attrs;
 
     // ---- this process's epochs (checked before every call) ----
     /** Between fences (not ended by MODE_NOSUCCEED). */
@@ -100,6 +103,8 @@ public final class Win implements Freeable {
         OneSided os = comm.capability(call, OneSided.class, "one-sided windows");
         BackendComm c = comm.impl(call);
         this.comm = comm;
+        Errhandler inherited = comm.errhandlerOrNull();
+        this.errhandler = inherited != null ? inherited : MPI.ERRORS_RETURN;
         this.rank = c.rank();
         this.size = c.size();
         this.flavor = flavor;
@@ -288,15 +293,41 @@ public final class Win implements Freeable {
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
-        putImpl("Win.put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
+        put(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
+                    Datatype targetType) throws MPIException {
+        Raised.enter();
+        try {
+            putImpl("Win.put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
-        return putImpl("Win.rPut", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
+        return rPut(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
     }
 
-    private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                        int targetCount, Datatype targetType) throws MPIException {
+        Raised.enter();
+        try {
+            return putImpl("Win.rPut", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
+    }
+
+    private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, false);
@@ -313,15 +344,41 @@ public final class Win implements Freeable {
 
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
-        getImpl("Win.get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
+        get(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
+                    Datatype targetType) throws MPIException {
+        Raised.enter();
+        try {
+            getImpl("Win.get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
-        return getImpl("Win.rGet", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
+        return rGet(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
     }
 
-    private Request getImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                        int targetCount, Datatype targetType) throws MPIException {
+        Raised.enter();
+        try {
+            return getImpl("Win.rGet", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
+    }
+
+    private Request getImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
         Buf o = memory(call, "origin", origin, orgCount, ot, true);
@@ -338,80 +395,160 @@ public final class Win implements Freeable {
 
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                            int targetCount, Datatype targetType, Op op) throws MPIException {
-        String call = "Win.accumulate";
-        TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
-        OpDesc o = accumulateOp(call, op, tt);
-        Buf b = memory(call, "origin", origin, orgCount, ot, false);
-        if (!towards(call, targetRank)) return;
-        checkTarget(call, targetRank, targetDisp, targetCount, tt);
-        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-        impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+        accumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                           int targetCount, Datatype targetType, Op op) throws MPIException {
+        Raised.enter();
+        try {
+            String call = "Win.accumulate";
+            TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
+            OpDesc o = accumulateOp(call, op, tt);
+            Buf b = memory(call, "origin", origin, orgCount, ot, false);
+            if (!towards(call, targetRank)) return;
+            checkTarget(call, targetRank, targetDisp, targetCount, tt);
+            checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+            impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /** MPI_Raccumulate; the operation is complete locally when it returns (the request is complete). */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
-        impl("Win.rAccumulate");
-        checkPassive("Win.rAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                ? MPI.PROC_NULL : targetRank);
-        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
-        return Request.completed(comm.session);
+        return rAccumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
+                               int targetCount, Datatype targetType, Op op) throws MPIException {
+        Raised.enter();
+        try {
+            impl("Win.rAccumulate");
+            checkPassive("Win.rAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
+                    ? MPI.PROC_NULL : targetRank);
+            accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+            return Request.completed(comm.session);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                               Datatype resultType, int targetRank, int targetDisp, int targetCount,
                               Datatype targetType, Op op) throws MPIException {
-        String call = "Win.getAccumulate";
-        TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
-                tt = Comm.type(call, "targetType", targetType);
-        OpDesc o = accumulateOp(call, op, tt);
-        Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, orgCount, ot, false);
-        Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
-        if (!towards(call, targetRank)) return;
-        checkTarget(call, targetRank, targetDisp, targetCount, tt);
-        if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-        checkMatch(call, "result", resultCount, rt, targetCount, tt);
-        impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
+                              Datatype resultType, int targetRank, long targetDisp, int targetCount,
+                              Datatype targetType, Op op) throws MPIException {
+        Raised.enter();
+        try {
+            String call = "Win.getAccumulate";
+            TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
+                    tt = Comm.type(call, "targetType", targetType);
+            OpDesc o = accumulateOp(call, op, tt);
+            Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, orgCount, ot, false);
+            Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
+            if (!towards(call, targetRank)) return;
+            checkTarget(call, targetRank, targetDisp, targetCount, tt);
+            if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+            checkMatch(call, "result", resultCount, rt, targetCount, tt);
+            impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /** MPI_Rget_accumulate; complete when it returns. */
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, int targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
-        impl("Win.rGetAccumulate");
-        checkPassive("Win.rGetAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                ? MPI.PROC_NULL : targetRank);
-        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
-                targetCount, targetType, op);
-        return Request.completed(comm.session);
+        return rGetAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
+                                  Datatype resultType, int targetRank, long targetDisp, int targetCount,
+                                  Datatype targetType, Op op) throws MPIException {
+        Raised.enter();
+        try {
+            impl("Win.rGetAccumulate");
+            checkPassive("Win.rGetAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
+                    ? MPI.PROC_NULL : targetRank);
+            getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
+                    targetCount, targetType, op);
+            return Request.completed(comm.session);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op)
             throws MPIException {
-        String call = "Win.fetchAndOp";
-        TypeDesc t = Comm.type(call, "dataType", dataType);
-        OpDesc o = accumulateOp(call, op, t);
-        Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, 1, t, false);
-        Buf r = memory(call, "resultAddr", resultAddr, 1, t, true);
-        if (!towards(call, targetRank)) return;
-        checkTarget(call, targetRank, targetDisp, 1, t);
-        impl.fetchAndOp(b, r, t, targetRank, targetDisp, o);
+        fetchAndOp(origin, resultAddr, dataType, targetRank, (long) targetDisp, op);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, long targetDisp, Op op)
+            throws MPIException {
+        Raised.enter();
+        try {
+            String call = "Win.fetchAndOp";
+            TypeDesc t = Comm.type(call, "dataType", dataType);
+            OpDesc o = accumulateOp(call, op, t);
+            Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, 1, t, false);
+            Buf r = memory(call, "resultAddr", resultAddr, 1, t, true);
+            if (!towards(call, targetRank)) return;
+            checkTarget(call, targetRank, targetDisp, 1, t);
+            impl.fetchAndOp(b, r, t, targetRank, targetDisp, o);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
                                int targetRank, int targetDisp) throws MPIException {
-        String call = "Win.compareAndSwap";
-        TypeDesc t = Comm.type(call, "targetType", targetType);
-        if (!t.isPredefined() || !(t.valueKind.isInteger() || t.valueKind == io.github.mpi4j.spi.BaseKind.BOOLEAN)) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": targetType " + t.name + " is not an integer, "
-                    + "boolean or byte type");
+        compareAndSwap(origin, compareAddr, resultAddr, targetType, targetRank, (long) targetDisp);
+    }
+
+    /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
+    public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
+                               int targetRank, long targetDisp) throws MPIException {
+        Raised.enter();
+        try {
+            String call = "Win.compareAndSwap";
+            TypeDesc t = Comm.type(call, "targetType", targetType);
+            if (!t.isPredefined() || !(t.valueKind.isInteger() || t.valueKind == io.github.mpi4j.spi.BaseKind.BOOLEAN)) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": targetType " + t.name + " is not an integer, "
+                        + "boolean or byte type");
+            }
+            Buf b = memory(call, "origin", origin, 1, t, false);
+            Buf cmp = memory(call, "compareAddr", compareAddr, 1, t, false);
+            Buf r = memory(call, "resultAddr", resultAddr, 1, t, true);
+            if (!towards(call, targetRank)) return;
+            checkTarget(call, targetRank, targetDisp, 1, t);
+            impl.compareAndSwap(b, cmp, r, t, targetRank, targetDisp);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
-        Buf b = memory(call, "origin", origin, 1, t, false);
-        Buf cmp = memory(call, "compareAddr", compareAddr, 1, t, false);
-        Buf r = memory(call, "resultAddr", resultAddr, 1, t, true);
-        if (!towards(call, targetRank)) return;
-        checkTarget(call, targetRank, targetDisp, 1, t);
-        impl.compareAndSwap(b, cmp, r, t, targetRank, targetDisp);
     }
 
     // =====================================================================================
@@ -419,123 +556,193 @@ public final class Win implements Freeable {
     // =====================================================================================
 
     public void fence(int assertion) throws MPIException {
-        String call = "Win.fence";
-        BackendWindow w = impl(call);
-        checkAssert(call, assertion, MPI.MODE_NOSTORE | MPI.MODE_NOPUT | MPI.MODE_NOPRECEDE | MPI.MODE_NOSUCCEED);
-        noPassiveEpoch(call);
-        if (startGroup != null || postGroup != null) {
-            throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a start/post epoch is open; end it with complete "
-                    + "or waitFor first");
+        Raised.enter();
+        try {
+            String call = "Win.fence";
+            BackendWindow w = impl(call);
+            checkAssert(call, assertion, MPI.MODE_NOSTORE | MPI.MODE_NOPUT | MPI.MODE_NOPRECEDE | MPI.MODE_NOSUCCEED);
+            noPassiveEpoch(call);
+            if (startGroup != null || postGroup != null) {
+                throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a start/post epoch is open; end it with complete "
+                        + "or waitFor first");
+            }
+            w.fence(assertion);
+            fenceEpoch = (assertion & MPI.MODE_NOSUCCEED) == 0;
+            opsSinceFence = false;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
-        w.fence(assertion);
-        fenceEpoch = (assertion & MPI.MODE_NOSUCCEED) == 0;
-        opsSinceFence = false;
     }
 
     public void start(Group group, int assertion) throws MPIException {
-        String call = "Win.start";
-        BackendWindow w = impl(call);
-        checkAssert(call, assertion, MPI.MODE_NOCHECK);
-        int[] g = ranksOf(call, group);
-        if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
-                + "already open; call complete first");
-        noPassiveEpoch(call);
-        leaveIdleFenceEpoch(call);
-        w.start(g, assertion);
-        startGroup = g;
+        Raised.enter();
+        try {
+            String call = "Win.start";
+            BackendWindow w = impl(call);
+            checkAssert(call, assertion, MPI.MODE_NOCHECK);
+            int[] g = ranksOf(call, group);
+            if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
+                    + "already open; call complete first");
+            noPassiveEpoch(call);
+            leaveIdleFenceEpoch(call);
+            w.start(g, assertion);
+            startGroup = g;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void complete() throws MPIException {
-        String call = "Win.complete";
-        BackendWindow w = impl(call);
-        if (startGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no access epoch was started "
-                + "(call start first)");
-        w.complete();
-        startGroup = null;
+        Raised.enter();
+        try {
+            String call = "Win.complete";
+            BackendWindow w = impl(call);
+            if (startGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no access epoch was started "
+                    + "(call start first)");
+            w.complete();
+            startGroup = null;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void post(Group group, int assertion) throws MPIException {
-        String call = "Win.post";
-        BackendWindow w = impl(call);
-        checkAssert(call, assertion, MPI.MODE_NOCHECK | MPI.MODE_NOSTORE | MPI.MODE_NOPUT);
-        int[] g = ranksOf(call, group);
-        if (postGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an exposure epoch is already "
-                + "open; call waitFor or test first");
-        leaveIdleFenceEpoch(call);
-        w.post(g, assertion);
-        postGroup = g;
+        Raised.enter();
+        try {
+            String call = "Win.post";
+            BackendWindow w = impl(call);
+            checkAssert(call, assertion, MPI.MODE_NOCHECK | MPI.MODE_NOSTORE | MPI.MODE_NOPUT);
+            int[] g = ranksOf(call, group);
+            if (postGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an exposure epoch is already "
+                    + "open; call waitFor or test first");
+            leaveIdleFenceEpoch(call);
+            w.post(g, assertion);
+            postGroup = g;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void waitFor() throws MPIException {
-        String call = "Win.waitFor";
-        BackendWindow w = impl(call);
-        if (postGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no exposure epoch was posted "
-                + "(call post first)");
-        w.waitForExposure();
-        postGroup = null;
+        Raised.enter();
+        try {
+            String call = "Win.waitFor";
+            BackendWindow w = impl(call);
+            if (postGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no exposure epoch was posted "
+                    + "(call post first)");
+            w.waitForExposure();
+            postGroup = null;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public boolean test() throws MPIException {
-        String call = "Win.test";
-        BackendWindow w = impl(call);
-        if (postGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no exposure epoch was posted "
-                + "(call post first)");
-        boolean done = w.testExposure();
-        if (done) postGroup = null;
-        return done;
+        Raised.enter();
+        try {
+            String call = "Win.test";
+            BackendWindow w = impl(call);
+            if (postGroup == null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no exposure epoch was posted "
+                    + "(call post first)");
+            boolean done = w.testExposure();
+            if (done) postGroup = null;
+            return done;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        String call = "Win.lock";
-        BackendWindow w = impl(call);
-        if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
-            throw MPIException.of(MPI.ERR_LOCKTYPE, call + ": lockType " + lockType + " is neither "
-                    + "MPI.LOCK_EXCLUSIVE (" + MPI.LOCK_EXCLUSIVE + ") nor MPI.LOCK_SHARED (" + MPI.LOCK_SHARED + ")");
+        Raised.enter();
+        try {
+            String call = "Win.lock";
+            BackendWindow w = impl(call);
+            if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
+                throw MPIException.of(MPI.ERR_LOCKTYPE, call + ": lockType " + lockType + " is neither "
+                        + "MPI.LOCK_EXCLUSIVE (" + MPI.LOCK_EXCLUSIVE + ") nor MPI.LOCK_SHARED (" + MPI.LOCK_SHARED + ")");
+            }
+            checkAssert(call, assertion, MPI.MODE_NOCHECK);
+            if (rank == MPI.PROC_NULL) return;
+            checkRank(call, "rank", rank);
+            if (lockAll) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": lockAll is in effect; call unlockAll first");
+            if (locks[rank] != 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank
+                    + " is already locked by this process; call unlock(" + rank + ") first");
+            if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
+                    + "open; call complete first");
+            leaveIdleFenceEpoch(call);
+            w.lock(lockType, rank, assertion);
+            locks[rank] = lockType;
+            lockCount++;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
-        checkAssert(call, assertion, MPI.MODE_NOCHECK);
-        if (rank == MPI.PROC_NULL) return;
-        checkRank(call, "rank", rank);
-        if (lockAll) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": lockAll is in effect; call unlockAll first");
-        if (locks[rank] != 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank
-                + " is already locked by this process; call unlock(" + rank + ") first");
-        if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
-                + "open; call complete first");
-        leaveIdleFenceEpoch(call);
-        w.lock(lockType, rank, assertion);
-        locks[rank] = lockType;
-        lockCount++;
     }
 
     public void unlock(int rank) throws MPIException {
-        String call = "Win.unlock";
-        BackendWindow w = impl(call);
-        if (rank == MPI.PROC_NULL) return;
-        checkRank(call, "rank", rank);
-        if (locks[rank] == 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank
-                + " is not locked by this process (call lock first)");
-        w.unlock(rank);
-        locks[rank] = 0;
-        lockCount--;
+        Raised.enter();
+        try {
+            String call = "Win.unlock";
+            BackendWindow w = impl(call);
+            if (rank == MPI.PROC_NULL) return;
+            checkRank(call, "rank", rank);
+            if (locks[rank] == 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank
+                    + " is not locked by this process (call lock first)");
+            w.unlock(rank);
+            locks[rank] = 0;
+            lockCount--;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void lockAll(int assertion) throws MPIException {
-        String call = "Win.lockAll";
-        BackendWindow w = impl(call);
-        checkAssert(call, assertion, MPI.MODE_NOCHECK);
-        noPassiveEpoch(call);
-        if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
-                + "open; call complete first");
-        leaveIdleFenceEpoch(call);
-        w.lockAll(assertion);
-        lockAll = true;
+        Raised.enter();
+        try {
+            String call = "Win.lockAll";
+            BackendWindow w = impl(call);
+            checkAssert(call, assertion, MPI.MODE_NOCHECK);
+            noPassiveEpoch(call);
+            if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
+                    + "open; call complete first");
+            leaveIdleFenceEpoch(call);
+            w.lockAll(assertion);
+            lockAll = true;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void unlockAll() throws MPIException {
-        String call = "Win.unlockAll";
-        BackendWindow w = impl(call);
-        if (!lockAll) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": lockAll was not called");
-        w.unlockAll();
-        lockAll = false;
+        Raised.enter();
+        try {
+            String call = "Win.unlockAll";
+            BackendWindow w = impl(call);
+            if (!lockAll) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": lockAll was not called");
+            w.unlockAll();
+            lockAll = false;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     private void passiveTowards(String call, int target) {
@@ -553,28 +760,63 @@ public final class Win implements Freeable {
     }
 
     public void flush(int targetRank) throws MPIException {
-        passiveTowards("Win.flush", targetRank);
-        if (targetRank != MPI.PROC_NULL) impl.flush(targetRank);
+        Raised.enter();
+        try {
+            passiveTowards("Win.flush", targetRank);
+            if (targetRank != MPI.PROC_NULL) impl.flush(targetRank);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void flushAll() throws MPIException {
-        passiveAny("Win.flushAll");
-        impl.flushAll();
+        Raised.enter();
+        try {
+            passiveAny("Win.flushAll");
+            impl.flushAll();
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void flushLocal(int targetRank) throws MPIException {
-        passiveTowards("Win.flushLocal", targetRank);
-        if (targetRank != MPI.PROC_NULL) impl.flushLocal(targetRank);
+        Raised.enter();
+        try {
+            passiveTowards("Win.flushLocal", targetRank);
+            if (targetRank != MPI.PROC_NULL) impl.flushLocal(targetRank);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void flushLocalAll() throws MPIException {
-        passiveAny("Win.flushLocalAll");
-        impl.flushAll();
+        Raised.enter();
+        try {
+            passiveAny("Win.flushLocalAll");
+            impl.flushAll();
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /** MPI_Win_sync: the public and private copies of this process's window agree. */
     public void sync() throws MPIException {
-        impl("Win.sync").sync();
+        Raised.enter();
+        try {
+            impl("Win.sync").sync();
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     // =====================================================================================
@@ -583,9 +825,16 @@ public final class Win implements Freeable {
 
     /** This process's window memory as a native-order ByteBuffer (null for a dynamic window). */
     public ByteBuffer getBase() {
-        Buf b = impl("Win.getBase").base();
-        if (b == null) return null;
-        return b.base instanceof ByteBuffer ? ((ByteBuffer) b.base).duplicate().order(ByteOrder.nativeOrder()) : null;
+        Raised.enter();
+        try {
+            Buf b = impl("Win.getBase").base();
+            if (b == null) return null;
+            return b.base instanceof ByteBuffer ? ((ByteBuffer) b.base).duplicate().order(ByteOrder.nativeOrder()) : null;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /**
@@ -593,14 +842,21 @@ public final class Win implements Freeable {
      * {@code rank}'s part, which this process can load and store, as a native-order ByteBuffer.
      */
     public ByteBuffer sharedQuery(int rank) {
-        String call = "Win.sharedQuery";
-        BackendWindow w = impl(call);
-        if (flavor != MPI.WIN_FLAVOR_SHARED) {
-            throw MPIException.of(MPI.ERR_WIN, call + ": the window was not allocated shared (use Win.allocateShared)");
+        Raised.enter();
+        try {
+            String call = "Win.sharedQuery";
+            BackendWindow w = impl(call);
+            if (flavor != MPI.WIN_FLAVOR_SHARED) {
+                throw MPIException.of(MPI.ERR_WIN, call + ": the window was not allocated shared (use Win.allocateShared)");
+            }
+            checkRank(call, "rank", rank);
+            Buf b = w.sharedQuery(rank, new int[1]);
+            return ((ByteBuffer) b.base).duplicate().order(ByteOrder.nativeOrder());
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
-        checkRank(call, "rank", rank);
-        Buf b = w.sharedQuery(rank, new int[1]);
-        return ((ByteBuffer) b.base).duplicate().order(ByteOrder.nativeOrder());
     }
 
     /** Rank {@code rank}'s displacement unit in bytes (MPI_Win_shared_query's disp_unit). */
@@ -609,31 +865,57 @@ public final class Win implements Freeable {
         return dispUnits == null ? 1 : (int) dispUnits[rank];
     }
 
-    /** MPI_Win_attach: {@code size} elements of {@code base} become reachable (dynamic windows). */
-    public void attach(Buffer base, int size) throws MPIException {
-        String call = "Win.attach";
-        BackendWindow w = impl(call);
-        if (flavor != MPI.WIN_FLAVOR_DYNAMIC) throw MPIException.of(MPI.ERR_WIN, call + ": not a dynamic window");
-        if (base == null || !base.isDirect()) throw MPIException.of(MPI.ERR_BUFFER, call + ": base must be a direct "
-                + "buffer");
-        if (size < 0 || size > base.capacity()) throw MPIException.of(MPI.ERR_SIZE, call + ": size " + size
-                + " is not in [0, " + base.capacity() + "]");
-        w.attach(new Buf(base, Buffers.kindOf(base), 0, size), (long) size * Buffers.kindOf(base).bytes);
+    /**
+     * MPI_Win_attach: {@code size} elements of {@code base} become reachable through this dynamic
+     * window. Returns the address other ranks pass as {@code targetDisp} (the long forms of
+     * put/get/...) to reach the first element: MPI's absolute address on the MPI backend, a
+     * window-private address on the fabric. Send it to them (Open MPI's binding returns nothing).
+     */
+    public long attach(Buffer base, int size) throws MPIException {
+        Raised.enter();
+        try {
+            String call = "Win.attach";
+            BackendWindow w = impl(call);
+            if (flavor != MPI.WIN_FLAVOR_DYNAMIC) throw MPIException.of(MPI.ERR_WIN, call + ": not a dynamic window");
+            if (base == null || !base.isDirect()) throw MPIException.of(MPI.ERR_BUFFER, call + ": base must be a direct "
+                    + "buffer");
+            if (size < 0 || size > base.capacity()) throw MPIException.of(MPI.ERR_SIZE, call + ": size " + size
+                    + " is not in [0, " + base.capacity() + "]");
+            return w.attach(new Buf(base, Buffers.kindOf(base), 0, size), (long) size * Buffers.kindOf(base).bytes);
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     public void detach(Buffer base) throws MPIException {
-        String call = "Win.detach";
-        BackendWindow w = impl(call);
-        if (flavor != MPI.WIN_FLAVOR_DYNAMIC) throw MPIException.of(MPI.ERR_WIN, call + ": not a dynamic window");
-        if (base == null || !base.isDirect()) throw MPIException.of(MPI.ERR_BUFFER, call + ": base must be a direct "
-                + "buffer");
-        w.detach(new Buf(base, Buffers.kindOf(base), 0, base.capacity()));
+        Raised.enter();
+        try {
+            String call = "Win.detach";
+            BackendWindow w = impl(call);
+            if (flavor != MPI.WIN_FLAVOR_DYNAMIC) throw MPIException.of(MPI.ERR_WIN, call + ": not a dynamic window");
+            if (base == null || !base.isDirect()) throw MPIException.of(MPI.ERR_BUFFER, call + ": base must be a direct "
+                    + "buffer");
+            w.detach(new Buf(base, Buffers.kindOf(base), 0, base.capacity()));
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /** The group of the window's communicator. */
     public Group getGroup() throws MPIException {
-        impl("Win.getGroup");
-        return comm.getGroup();
+        Raised.enter();
+        try {
+            impl("Win.getGroup");
+            return comm.getGroup();
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     /** How the window was made: MPI.WIN_FLAVOR_CREATE, _ALLOCATE, _DYNAMIC or _SHARED. */
@@ -642,17 +924,31 @@ public final class Win implements Freeable {
         return flavor;
     }
 
-    /** Window attributes MPI defines: MPI.WIN_SIZE (Long, bytes), MPI.WIN_DISP_UNIT, MPI.WIN_CREATE_FLAVOR, MPI.WIN_MODEL. */
+    /**
+     * Window attributes MPI defines: MPI.WIN_BASE (the base as a ByteBuffer), MPI.WIN_SIZE (Long,
+     * bytes), MPI.WIN_DISP_UNIT, MPI.WIN_CREATE_FLAVOR, MPI.WIN_MODEL; or the value a user key
+     * ({@link #createKeyval}) was given with {@link #setAttr}, null when none.
+     */
     public Object getAttr(int keyval) throws MPIException {
-        impl("Win.getAttr");
-        switch (keyval) {
-            case MPI.WIN_SIZE: return bytes == null ? 0L : bytes[rank];
-            case MPI.WIN_DISP_UNIT: return dispUnits == null ? 1 : (int) dispUnits[rank];
-            case MPI.WIN_CREATE_FLAVOR: return flavor;
-            case MPI.WIN_MODEL: return MPI.WIN_UNIFIED;
-            default:
-                throw MPIException.of(MPI.ERR_KEYVAL, "Win.getAttr: keyval " + keyval + " is not a window attribute "
-                        + "(MPI.WIN_SIZE, MPI.WIN_DISP_UNIT, MPI.WIN_CREATE_FLAVOR, MPI.WIN_MODEL)");
+        Raised.enter();
+        try {
+            impl("Win.getAttr");
+            switch (keyval) {
+                case MPI.WIN_BASE: return getBase();
+                case MPI.WIN_SIZE: return bytes == null ? 0L : bytes[rank];
+                case MPI.WIN_DISP_UNIT: return dispUnits == null ? 1 : (int) dispUnits[rank];
+                case MPI.WIN_CREATE_FLAVOR: return flavor;
+                case MPI.WIN_MODEL: return MPI.WIN_UNIFIED;
+                default:
+                    WinKeyvals.check("Win.getAttr", keyval);
+                    synchronized (this) {
+                        return attrs == null ? null : attrs.get(keyval);
+                    }
+            }
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
     }
 
@@ -667,7 +963,12 @@ public final class Win implements Freeable {
         this.name = name;
     }
 
-    /** Kept for getErrhandler; mpi4j reports every window error as an MPIException. */
+    /**
+     * The handler for this window's failing calls: {@code MPI.ERRORS_RETURN} lets the
+     * MPIException propagate; {@code MPI.ERRORS_ARE_FATAL}/{@code ERRORS_ABORT} end the job; a
+     * user handler ({@link Comm#createErrhandler}) is called with the window's communicator and
+     * the error code, then the call throws.
+     */
     public void setErrhandler(Errhandler errhandler) throws MPIException {
         impl("Win.setErrhandler");
         if (errhandler == null) throw MPIException.of(MPI.ERR_ARG, "Win.setErrhandler: errhandler is null");
@@ -679,24 +980,78 @@ public final class Win implements Freeable {
         return errhandler;
     }
 
-    /** MPI_Win_call_errhandler: throws the MPIException of {@code errorCode}. */
+    /**
+     * MPI_Win_call_errhandler: applies this window's handler to {@code errorCode} (a user handler
+     * is called; the fatal ones end the job; MPI.ERRORS_RETURN does nothing), as
+     * {@link Comm#callErrhandler} does for a communicator.
+     */
     public void callErrhandler(int errorCode) throws MPIException {
         impl("Win.callErrhandler");
-        throw MPIException.of(errorCode, "Win.callErrhandler: error code " + errorCode);
+        Raised.apply(comm, errhandler, MPIException.of(errorCode, "Win.callErrhandler: error code " + errorCode));
     }
 
     /** MPI_Win_free (collective); refused while this process has an epoch open. */
     @Override
     public void free() throws MPIException {
-        String call = "Win.free";
-        BackendWindow w = impl(call);
-        noPassiveEpoch(call);
-        if (startGroup != null || postGroup != null) {
-            throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a start/post epoch is open; end it with complete or "
-                    + "waitFor first");
+        Raised.enter();
+        try {
+            String call = "Win.free";
+            BackendWindow w = impl(call);
+            noPassiveEpoch(call);
+            if (startGroup != null || postGroup != null) {
+                throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a start/post epoch is open; end it with complete or "
+                        + "waitFor first");
+            }
+            w.free();
+            impl = null;
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
         }
-        w.free();
-        impl = null;
+    }
+
+    /** MPI_Win_create_keyval: a new key for {@link #setAttr} (window keys are their own, apart from communicators'). */
+    public static int createKeyval() throws MPIException {
+        return WinKeyvals.create();
+    }
+
+    /** MPI_Win_free_keyval. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        WinKeyvals.free(keyval);
+    }
+
+    /** MPI_Win_set_attr: the value is kept as it is (not copied). */
+    public void setAttr(int keyval, Object value) throws MPIException {
+        Raised.enter();
+        try {
+            impl("Win.setAttr");
+            WinKeyvals.check("Win.setAttr", keyval);
+            synchronized (this) {
+                if (attrs == null) attrs = new java.util.HashMap<>();
+                attrs.put(keyval, value);
+            }
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
+    }
+
+    /** MPI_Win_delete_attr. */
+    public void deleteAttr(int keyval) throws MPIException {
+        Raised.enter();
+        try {
+            impl("Win.deleteAttr");
+            WinKeyvals.check("Win.deleteAttr", keyval);
+            synchronized (this) {
+                if (attrs != null) attrs.remove(keyval);
+            }
+        } catch (MPIException e) {
+            throw Raised.on(this, comm, errhandler, e);
+        } finally {
+            Raised.leave();
+        }
     }
 
     @Override

@@ -438,4 +438,16 @@ final class FabricComm implements BackendComm, CollChannel {
         copy.neighbours = neighbours;
         return copy;
     }
+
+    // ---- one-sided through the transport (issue 11; see TransportWindow) ----
+
+    /** The context of this communicator's point-to-point messages. */
+    int p2pContext() {
+        return p2pCtx;
+    }
+
+    /** World rank of this communicator's rank {@code r}. */
+    int worldOf(int r) {
+        return members[r];
+    }
 }

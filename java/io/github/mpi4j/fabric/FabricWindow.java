@@ -2,7 +2,6 @@ package io.github.mpi4j.fabric;
 
 import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.buffer.Buffers;
-import io.github.mpi4j.buffer.Reductions;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BackendWindow;
@@ -74,7 +73,7 @@ final class FabricWindow implements BackendWindow {
 
         @Override
         public BackendWindow createWindow(Buf base, long bytes, int dispUnit) {
-            return new FabricWindow(comm, base, dispUnit, false);
+            return open(comm, base, bytes, dispUnit, false, false);
         }
 
         @Override
@@ -84,15 +83,89 @@ final class FabricWindow implements BackendWindow {
                         + Integer.MAX_VALUE + " bytes per rank");
             }
             ByteBuffer mem = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
-            return new FabricWindow(comm, new Buf(mem, BaseKind.BYTE, 0, (int) bytes), dispUnit, true);
+            return open(comm, new Buf(mem, BaseKind.BYTE, 0, (int) bytes), bytes, dispUnit, true, shared);
         }
 
         @Override
         public BackendWindow createDynamicWindow() {
-            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.createDynamic: dynamic windows are not "
-                    + "supported by the fabric backend yet");
+            FabricComm sync = (FabricComm) comm.dup();
+            try {
+                return new TransportWindow(sync, null, -1, 1, Timeout.seconds(System.getenv(), "Win (fabric)"));
+            } catch (RuntimeException | Error e) {
+                sync.free();
+                throw e;
+            }
         }
     }
+
+    /** How the ranks of a window reach each other's memory, best first (the ranks agree on the least). */
+    private static final int THROUGH_TRANSPORT = 0, SHARED_FILES = 1, SAME_JVM = 2;
+
+    private static String setting(String name) {
+        String v = System.getProperty(name.toLowerCase().replace('_', '.'));
+        if (v == null) v = System.getenv(name);
+        return v == null ? "" : v.trim();
+    }
+
+    /**
+     * Collective. Ranks of one JVM and one node share their window memory directly; ranks of
+     * one node in different processes share windows the library allocates ({@code movable})
+     * through files every rank maps ({@link ShmWindow}); otherwise (user memory between
+     * processes, ranks on different nodes, or {@code MPI4J_RMA=transport} /
+     * {@code MPI4J_TRANSPORT=tcp}) the window goes through the transport
+     * ({@link TransportWindow}). A shared window ({@code shared}) needs one node.
+     */
+    static BackendWindow open(FabricComm comm, Buf base, long bytes, int dispUnit, boolean movable, boolean shared) {
+        double timeout = Timeout.seconds(System.getenv(), "Win (fabric)");
+        FabricComm sync = (FabricComm) comm.dup();
+        try {
+            int n = sync.size(), rank = sync.rank();
+            long[] k = {ThreadLocalRandom.current().nextLong()};
+            Buf kb = new Buf(k, BaseKind.LONG, 0, 1);
+            collective(sync, "Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
+            long key = k[0];
+            Shared s = WINDOWS.computeIfAbsent(key, x -> new Shared(n));
+            s.parts[rank] = base;
+            s.dispUnits[rank] = dispUnit;
+            barrier(sync, "Win");
+            boolean complete = true;
+            for (Buf b : s.parts) complete &= b != null;
+            int[] nodes = sync.nodeOf();
+            boolean oneNode = true;
+            for (int node : nodes) oneNode &= node == nodes[0];
+            boolean forced = "transport".equalsIgnoreCase(setting("MPI4J_RMA"));
+            boolean tcp = "tcp".equalsIgnoreCase(setting("MPI4J_TRANSPORT"));
+            int mine = !oneNode ? THROUGH_TRANSPORT
+                    : complete && !forced ? SAME_JVM
+                    : shared || (movable && !forced && !tcp) ? SHARED_FILES : THROUGH_TRANSPORT;
+            int way = agreeOnLeast(sync, mine);
+            barrier(sync, "Win");
+            if (way == SAME_JVM) return new FabricWindow(sync, key, s.parts, s.dispUnits, new JvmLocks(s), null,
+                    timeout);
+            WINDOWS.remove(key);
+            if (shared && way != SHARED_FILES) {
+                throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.allocateShared: the ranks of the "
+                        + "communicator are not all on one node (split it with splitType(MPI.COMM_TYPE_SHARED))");
+            }
+            if (way == SHARED_FILES) {
+                ShmWindow w = ShmWindow.open(sync, key, base.length, dispUnit, c -> barrier(sync, c), timeout);
+                return new FabricWindow(sync, key, w.parts, w.dispUnits, w, w, timeout);
+            }
+            return new TransportWindow(sync, base, bytes, dispUnit, timeout);
+        } catch (RuntimeException | Error e) {
+            sync.free();
+            throw e;
+        }
+    }
+
+    private static int agreeOnLeast(FabricComm sync, int mine) {
+        int[] in = {mine}, out = new int[1];
+        collective(sync, "Win", () -> sync.collectives().allReduce(new Buf(in, BaseKind.INT, 0, 1),
+                new Buf(out, BaseKind.INT, 0, 1), 1, Predefined.T_INT, MIN));
+        return out[0];
+    }
+
+    private static final OpDesc MIN = new OpDesc("MPI.MIN", OpCode.MIN, null, true);
 
     private final BackendComm sync;
     private final long key;
@@ -105,56 +178,20 @@ final class FabricWindow implements BackendWindow {
     /** The target's mutex (atomic operations) and passive-target lock: in this JVM, or in shared memory. */
     private final Locks locks;
     /** Between processes: the mapped files, unlinked once every rank mapped them. */
-    private ShmWindow shm;
+    private final ShmWindow shm;
     private int[] startGroup, postGroup;
 
-    /**
-     * Collective. Ranks of one JVM share {@code base} directly. Otherwise a window the library
-     * allocates ({@code movable}) moves into files every rank of the node maps
-     * ({@link ShmWindow}); a window over the user's memory cannot, and is refused.
-     */
-    private FabricWindow(FabricComm comm, Buf base, int dispUnit, boolean movable) {
-        this.timeout = Timeout.seconds(System.getenv(), "Win (fabric)");
-        this.sync = comm.dup();
+    private FabricWindow(FabricComm sync, long key, Buf[] parts, int[] dispUnits, Locks locks, ShmWindow shm,
+                         double timeout) {
+        this.sync = sync;
+        this.key = key;
         this.rank = sync.rank();
-        int n = sync.size();
-        this.stamps = new long[n];
-        long[] k = {ThreadLocalRandom.current().nextLong()};
-        Buf kb = new Buf(k, BaseKind.LONG, 0, 1);
-        collective("Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
-        this.key = k[0];
-        Shared s = WINDOWS.computeIfAbsent(key, x -> new Shared(n));
-        s.parts[rank] = base;
-        s.dispUnits[rank] = dispUnit;
-        barrier("Win");
-        boolean complete = true;
-        for (Buf b : s.parts) complete &= b != null;
-        // Every rank of a JVM sees the same registry, so all ranks take the same branch.
-        if (complete) {
-            parts = s.parts;
-            dispUnits = s.dispUnits;
-            locks = new JvmLocks(s);
-            return;
-        }
-        barrier("Win");
-        WINDOWS.remove(key);
-        if (!movable) {
-            sync.free();
-            throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win: the fabric backend makes windows over "
-                    + "user memory only between ranks in one JVM (ranks as threads); between processes use "
-                    + "Win.allocate or Win.allocateShared (shared memory of one node)");
-        }
-        ShmWindow w;
-        try {
-            w = ShmWindow.open(sync, key, base.length, dispUnit, this::barrier, timeout);
-        } catch (RuntimeException e) {
-            sync.free();
-            throw e;
-        }
-        this.shm = w;
-        this.parts = w.parts;
-        this.dispUnits = w.dispUnits;
-        this.locks = w;
+        this.stamps = new long[sync.size()];
+        this.parts = parts;
+        this.dispUnits = dispUnits;
+        this.locks = locks;
+        this.shm = shm;
+        this.timeout = timeout;
     }
 
     /** The per-target mutex and reader/writer lock a window needs. */
@@ -219,7 +256,7 @@ final class FabricWindow implements BackendWindow {
         }
     }
 
-    private void collective(String call, Runnable body) {
+    private static void collective(BackendComm sync, String call, Runnable body) {
         sync.beginCollective(call, false);
         Throwable failure = null;
         try {
@@ -232,17 +269,18 @@ final class FabricWindow implements BackendWindow {
         }
     }
 
+    private static void barrier(BackendComm sync, String call) {
+        collective(sync, call, () -> sync.collectives().barrier());
+    }
+
     void barrier(String call) {
-        collective(call, () -> sync.collectives().barrier());
+        barrier(sync, call);
     }
 
     // ---- data ----------------------------------------------------------------------------------
 
-    private static void contiguous(String call, TypeDesc t) {
-        if (!t.isPredefined()) {
-            throw MPIException.of(Mpi.ERR_TYPE, call + ": derived datatype " + t.name + " in RMA is not supported "
-                    + "by the fabric backend yet");
-        }
+    private static boolean plain(TypeDesc a, TypeDesc b) {
+        return (a == null || a.isPredefined()) && b.isPredefined();
     }
 
     private long at(int target, long disp) {
@@ -254,54 +292,61 @@ final class FabricWindow implements BackendWindow {
         return parts[rank];
     }
 
+    /** Predefined types copy directly; derived ones are packed and scattered over the target's runs (RmaRuns). */
     @Override
     public void put(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
                     TypeDesc targetType) {
-        contiguous("Win.put", originType);
-        contiguous("Win.put", targetType);
-        long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
-        BufAccess.copy(origin, 0, parts[target], at(target, targetDisp), n);
+        if (plain(originType, targetType)) {
+            long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
+            BufAccess.copy(origin, 0, parts[target], at(target, targetDisp), n);
+            return;
+        }
+        RmaRuns.scatter(RmaRuns.pack(origin, originType, originCount), 0, parts[target], at(target, targetDisp),
+                RmaRuns.of(targetType, targetCount));
     }
 
     @Override
     public void get(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp, int targetCount,
                     TypeDesc targetType) {
-        contiguous("Win.get", originType);
-        contiguous("Win.get", targetType);
-        long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
-        BufAccess.copy(parts[target], at(target, targetDisp), origin, 0, n);
+        if (plain(originType, targetType)) {
+            long n = Math.min(Buffers.spanBytes(originCount, originType), Buffers.spanBytes(targetCount, targetType));
+            BufAccess.copy(parts[target], at(target, targetDisp), origin, 0, n);
+            return;
+        }
+        long[] runs = RmaRuns.of(targetType, targetCount);
+        int n = (int) RmaRuns.bytes(runs);
+        Buf packed = new Buf(new byte[n], BaseKind.BYTE, 0, n);
+        RmaRuns.gather(parts[target], at(target, targetDisp), runs, packed, 0);
+        RmaRuns.unpack(packed, 0, origin, originType, originCount);
     }
 
     @Override
     public void accumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                            int targetCount, TypeDesc targetType, OpDesc op) {
-        contiguous("Win.accumulate", targetType);
+        TypeDesc leaf = RmaRuns.accumulateLeaf("Win.accumulate", originType, targetType);
+        Buf packed = RmaRuns.pack(origin, originType, originCount);
+        long[] runs = RmaRuns.of(targetType, targetCount);
         Buf t = parts[target];
-        atomically(target, () -> apply(op, targetType, origin, t, at(target, targetDisp),
-                Math.min(originCount, targetCount)));
-    }
-
-    /** target[at..] = target op origin (REPLACE: origin; NO_OP: unchanged). */
-    private static void apply(OpDesc op, TypeDesc type, Buf origin, Buf target, long at, int count) {
-        if (op.code == OpCode.NO_OP || count == 0) return;
-        if (op.code == OpCode.REPLACE) {
-            BufAccess.copy(origin, 0, target, at, Buffers.spanBytes(count, type));
-        } else {
-            Reductions.reduce(op, type, origin, 0, target, at, count);
-        }
+        long at = at(target, targetDisp);
+        atomically(target, () -> RmaRuns.reduce(op, leaf, packed, 0, t, at, runs));
     }
 
     @Override
     public void getAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result, int resultCount,
                               TypeDesc resultType, int target, long targetDisp, int targetCount, TypeDesc targetType,
                               OpDesc op) {
-        contiguous("Win.getAccumulate", targetType);
+        TypeDesc leaf = RmaRuns.accumulateLeaf("Win.getAccumulate", origin == null ? null : originType, targetType);
+        Buf packed = origin == null || op.code == OpCode.NO_OP ? null : RmaRuns.pack(origin, originType, originCount);
+        long[] runs = RmaRuns.of(targetType, targetCount);
+        int n = (int) RmaRuns.bytes(runs);
+        Buf old = new Buf(new byte[n], BaseKind.BYTE, 0, n);
         Buf t = parts[target];
         long at = at(target, targetDisp);
         atomically(target, () -> {
-            BufAccess.copy(t, at, result, 0, Buffers.spanBytes(Math.min(resultCount, targetCount), targetType));
-            if (origin != null) apply(op, targetType, origin, t, at, Math.min(originCount, targetCount));
+            RmaRuns.gather(t, at, runs, old, 0);
+            if (packed != null) RmaRuns.reduce(op, leaf, packed, 0, t, at, runs);
         });
+        RmaRuns.unpack(old, 0, result, resultType, resultCount);
     }
 
     @Override
@@ -453,7 +498,7 @@ final class FabricWindow implements BackendWindow {
     }
 
     @Override
-    public void attach(Buf memory, long bytes) {
+    public long attach(Buf memory, long bytes) {
         throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, "Win.attach: dynamic windows are not supported by the "
                 + "fabric backend yet");
     }

@@ -74,8 +74,11 @@ public interface BackendWindow {
     /** MPI_Win_shared_query: rank {@code target}'s part of a shared window, and its dispUnit in {@code dispUnit[0]}. */
     Buf sharedQuery(int target, int[] dispUnit);
 
-    /** MPI_Win_attach (dynamic windows). */
-    void attach(Buf memory, long bytes);
+    /**
+     * MPI_Win_attach (dynamic windows): returns the address other ranks use as the target
+     * displacement of the memory's first byte (MPI's absolute address, or the backend's own).
+     */
+    long attach(Buf memory, long bytes);
 
     /** MPI_Win_detach (dynamic windows). */
     void detach(Buf memory);

@@ -137,6 +137,7 @@ final class MpiWindow implements BackendWindow {
 
     @Override
     public void compareAndSwap(Buf origin, Buf compare, Buf result, TypeDesc type, int target, long targetDisp) {
+        OmpiOscGuard.checkCompareAndSwap(backend, comm.size());
         MpiWinNative.compareAndSwap0(handle, address(origin), address(compare), address(result), backend.type(type),
                 target, targetDisp);
     }
@@ -249,9 +250,11 @@ final class MpiWindow implements BackendWindow {
     }
 
     @Override
-    public void attach(Buf memory, long bytes) {
-        MpiWinNative.attach0(handle, address(memory), bytes);
+    public long attach(Buf memory, long bytes) {
+        long at = address(memory);
+        MpiWinNative.attach0(handle, at, bytes);
         attached.add(memory);
+        return at;
     }
 
     @Override

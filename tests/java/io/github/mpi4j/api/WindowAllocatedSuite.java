@@ -5,6 +5,7 @@ import io.github.mpi4j.testing.RankTest;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
+import mpi.Comm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Win;
@@ -83,11 +84,20 @@ public class WindowAllocatedSuite {
         win.free();
     }
 
-    /** A shared window: each rank stores into its part, and reads its right neighbour's part directly. */
+    /**
+     * A shared window over the ranks of one node (splitType(TYPE_SHARED)): each rank stores into
+     * its part, and reads its right neighbour's part directly. Over a communicator whose ranks
+     * are not all on one node, allocateShared is refused at every rank.
+     */
     @RankTest
     public void sharedWindowReadByNeighbour(Intracomm comm) {
-        int rank = comm.getRank(), size = comm.getSize(), n = 4;
-        Win win = Win.allocateShared(n * 4, 4, MPI.INFO_NULL, comm);
+        Intracomm node = comm.splitType(Comm.TYPE_SHARED, comm.getRank(), MPI.INFO_NULL);
+        if (node.getSize() < comm.getSize()) {
+            Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> Win.allocateShared(16, 4, MPI.INFO_NULL, comm),
+                    "one node");
+        }
+        int rank = node.getRank(), size = node.getSize(), n = 4;
+        Win win = Win.allocateShared(n * 4, 4, MPI.INFO_NULL, node);
         IntBuffer mine = win.getBase().asIntBuffer();
         for (int i = 0; i < n; i++) mine.put(i, rank * 10 + i);
         win.fence(0);
@@ -96,5 +106,6 @@ public class WindowAllocatedSuite {
         for (int i = 0; i < n; i++) Check.equal(nb * 10 + i, theirs.get(i), "neighbour's shared cell " + i);
         win.fence(MPI.MODE_NOSUCCEED);
         win.free();
+        node.free();
     }
 }
