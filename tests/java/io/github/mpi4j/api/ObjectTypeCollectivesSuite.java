@@ -156,6 +156,45 @@ public class ObjectTypeCollectivesSuite {
         comm.Barrier();
     }
 
+    /**
+     * Contiguous and Hindexed of MPI.OBJECT (MPJ Express; byte displacements count objects, the
+     * extent of MPI.OBJECT being 1): C = Contiguous(3) sends 3 objects per item, H =
+     * Hindexed({2, 1}, {3, 0}) selects 3, 4, 0 of each item (extent 5); Gatherv, then Alltoall.
+     */
+    @RankTest
+    public void contiguousAndHindexed(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank(), root = 0;
+        Datatype ct = Datatype.Contiguous(3, MPI.OBJECT);
+        ct.commit();
+        Datatype ht = Datatype.Hindexed(new int[] {2, 1}, new int[] {3, 0}, MPI.OBJECT);
+        ht.commit();
+        Check.equal(5, ht.Extent(), "Hindexed extent in objects");
+        Object[] send = values(rank, 3 * size + 2);
+        int len = size * EXTENT;
+        int[] d = reversed(1, size);
+        Object[] recv = filled(len);
+        comm.Gatherv(send, 2, 1, ct, recv, 0, uniform(1, size), d, ht, root);
+        if (rank == root) {
+            Object[] want = filled(len);
+            for (int r = 0; r < size; r++) {
+                int b = d[r] * EXTENT;
+                land(want, r, range(2, 3), new int[] {b + 3, b + 4, b});
+            }
+            Check.arrays(want, recv, "Gatherv Contiguous -> Hindexed");
+        }
+        recv = filled(len);
+        comm.Alltoall(send, 2, 1, ct, recv, 0, 1, ht);
+        Object[] want = filled(len);
+        for (int s = 0; s < size; s++) {
+            int b = s * EXTENT;
+            land(want, s, range(2 + rank * 3, 3), new int[] {b + 3, b + 4, b});
+        }
+        Check.arrays(want, recv, "Alltoall Contiguous -> Hindexed");
+        ct.free();
+        ht.free();
+        comm.Barrier();
+    }
+
     // ---- scatter -------------------------------------------------------------------------------
 
     @RankTest
@@ -423,5 +462,18 @@ public class ObjectTypeCollectivesSuite {
         Object[] got = new Object[size];
         comm.Allgather(one, 0, 1, MPI.OBJECT, got, 0, 1, MPI.OBJECT);
         for (int r = 0; r < size; r++) Check.equal(value(r, 0), got[r], "Allgather after the errors");
+    }
+
+    /** createResized with a negative extent stays refused (docs/datatypes.md says why), naming the value. */
+    @RankTest
+    public void negativeExtentRefused(Intracomm comm) {
+        Check.throwsMpi(MPI.ERR_ARG, () -> Datatype.createResized(MPI.INT, 0, -4), "createResized", "extent -4",
+                "not supported");
+        Check.throwsMpi(MPI.ERR_ARG, () -> Datatype.createResized(MPI.OBJECT, 2, -1), "extent -1");
+        Datatype zero = Datatype.createResized(MPI.INT, 0, 0); // zero is allowed
+        zero.commit();
+        Check.equal(0, zero.getExtent(), "extent 0");
+        zero.free();
+        comm.Barrier();
     }
 }
