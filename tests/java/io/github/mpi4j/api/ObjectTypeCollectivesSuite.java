@@ -464,6 +464,41 @@ public class ObjectTypeCollectivesSuite {
         for (int r = 0; r < size; r++) Check.equal(value(r, 0), got[r], "Allgather after the errors");
     }
 
+    /**
+     * Only the selected elements are serialized: a non-serializable object in a gap of V does not
+     * matter; one in the selection of the last rank makes every rank throw in the same call,
+     * naming that rank, and the communicator works afterwards.
+     */
+    @RankTest(minSize = 2)
+    public void serializationFailureReachesEveryRank(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank(), bad = size - 1;
+        Datatype vt = vType(), xt = xType();
+        Object[] send = values(rank, EXTENT);
+        send[2] = new Object(); // element 2 lies in V's gap; java.lang.Object is not Serializable
+        Object[] recv = filled(size * EXTENT);
+        comm.Allgather(send, 0, 1, vt, recv, 0, 1, xt);
+        Object[] want = filled(size * EXTENT);
+        for (int r = 0; r < size; r++) land(want, r, v(0, 1), x(r * EXTENT, 1));
+        Check.arrays(want, recv, "Allgather ignores what lies in the gaps");
+
+        if (rank == bad) send[3] = new Object(); // now selected
+        // On the fabric the failed rank's notice may reach a peer first; it names the same rank (objects.md).
+        String[] expect = rank == bad ? new String[] {"NotSerializableException"}
+                : new String[] {"rank " + bad + " could not serialize", "rank " + bad + " failed its part"};
+        try {
+            comm.Allgather(send, 0, 1, vt, filled(size * EXTENT), 0, 1, xt);
+            throw new AssertionError("Allgather with a non-serializable selected object did not throw");
+        } catch (mpi.MPIException e) {
+            String m = String.valueOf(e.getMessage());
+            Check.isTrue(Arrays.stream(expect).anyMatch(m::contains),
+                    () -> "the exception names the cause: want one of " + Arrays.toString(expect) + " in: " + m);
+        }
+        Object[] one = {value(rank, 0)};
+        Object[] got = new Object[size];
+        comm.Allgather(one, 0, 1, MPI.OBJECT, got, 0, 1, MPI.OBJECT);
+        for (int r = 0; r < size; r++) Check.equal(value(r, 0), got[r], "Allgather after the failure");
+    }
+
     /** createResized with a negative extent stays refused (docs/datatypes.md says why), naming the value. */
     @RankTest
     public void negativeExtentRefused(Intracomm comm) {
