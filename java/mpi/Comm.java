@@ -688,6 +688,9 @@ public class Comm implements Freeable, Cloneable {
             checkRoot(call, c, root);
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
+            if (ObjectTypeCollectives.reduce(call, c, sendbuf, soff, recvbuf, roff, count, t, o, root)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (isObject(t)) {
                 ObjectMessages.reduce(call, c, sendbuf, soff, recvbuf, roff, count, o, root, type);
                 return nb ? Request.completed(session) : null;
@@ -728,6 +731,9 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (ObjectTypeCollectives.allReduce(call, c, sendbuf, soff, recvbuf, roff, count, t, o)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (isObject(t)) {
                 ObjectMessages.allReduce(call, c, sendbuf, soff, recvbuf, roff, count, o, type);
                 return nb ? Request.completed(session) : null;
@@ -758,6 +764,10 @@ public class Comm implements Freeable, Cloneable {
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
+            if (ObjectTypeCollectives.gather(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff, recvcount,
+                    recvtype, root)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = isRoot ? type(call, "recvtype", recvtype) : null;
@@ -804,6 +814,10 @@ public class Comm implements Freeable, Cloneable {
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
+            if (ObjectTypeCollectives.gatherv(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff, recvcounts,
+                    displs, recvtype, root)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
                 ObjectCollectives.gatherv(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcounts, displs, root);
                 return nb ? Request.completed(session) : null;
@@ -853,6 +867,10 @@ public class Comm implements Freeable, Cloneable {
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
+            if (ObjectTypeCollectives.scatter(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff, recvcount,
+                    recvtype, root)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             boolean isRoot = c.rank() == root;
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = isRoot ? type(call, "sendtype", sendtype) : null;
@@ -900,6 +918,10 @@ public class Comm implements Freeable, Cloneable {
         Throwable failure = null;
         try {
             checkRoot(call, c, root);
+            if (ObjectTypeCollectives.scatterv(call, c, sendbuf, soff, sendcounts, displs, sendtype, recvbuf, roff,
+                    recvcount, recvtype, root)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
                 ObjectCollectives.scatterv(call, c, sendbuf, soff, sendcounts, displs, recvbuf, roff, recvcount, root);
                 return nb ? Request.completed(session) : null;
@@ -948,6 +970,10 @@ public class Comm implements Freeable, Cloneable {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+if (ObjectTypeCollectives.allGather(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff, recvcount,
+                    recvtype)) {
+    return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+}
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             checkCount(call, "recvcount", recvcount);
@@ -991,6 +1017,10 @@ public class Comm implements Freeable, Cloneable {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+if (ObjectTypeCollectives.allGatherv(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcounts, displs, recvtype)) {
+    return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+}
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
                 ObjectCollectives.allGatherv(call, c, sendbuf, soff, sendcount, recvbuf, roff, recvcounts, displs);
                 return nb ? Request.completed(session) : null;
@@ -1033,6 +1063,10 @@ public class Comm implements Freeable, Cloneable {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+if (ObjectTypeCollectives.allToAll(call, c, sendbuf, soff, sendcount, sendtype, recvbuf, roff, recvcount,
+                    recvtype)) {
+    return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+}
             checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc rt = type(call, "recvtype", recvtype);
             checkCount(call, "recvcount", recvcount);
@@ -1077,6 +1111,10 @@ public class Comm implements Freeable, Cloneable {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls, sendtype, recvbuf, roff,
+                    recvcounts, rdispls, recvtype)) {
+    return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+}
             if (ObjectCollectives.anyObject(sendtype, recvtype)) {
                 ObjectCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls, recvbuf, roff, recvcounts,
                         rdispls);
@@ -1125,6 +1163,9 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (ObjectTypeCollectives.reduceScatter(call, c, sendbuf, soff, recvbuf, roff, recvcounts, t, o)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (isObject(t)) {
                 ObjectCollectives.reduceScatter(call, c, sendbuf, soff, recvbuf, roff, recvcounts, o, type);
                 return nb ? Request.completed(session) : null;
@@ -1166,6 +1207,9 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (ObjectTypeCollectives.reduceScatterBlock(call, c, sendbuf, soff, recvbuf, roff, recvcount, t, o)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (isObject(t)) {
                 ObjectCollectives.reduceScatterBlock(call, c, sendbuf, soff, recvbuf, roff, recvcount, o, type);
                 return nb ? Request.completed(session) : null;
@@ -1204,6 +1248,9 @@ public class Comm implements Freeable, Cloneable {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = op(call, op, t);
             checkNotAliased(call, sendbuf, recvbuf);
+            if (ObjectTypeCollectives.scan(call, c, exclusive, sendbuf, soff, recvbuf, roff, count, t, o)) {
+                return nb ? Request.completed(session) : null; // over MPI.OBJECT (issue 10)
+            }
             if (isObject(t)) {
                 ObjectCollectives.scan(call, c, exclusive, sendbuf, soff, recvbuf, roff, count, o, type);
                 return nb ? Request.completed(session) : null;

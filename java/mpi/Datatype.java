@@ -411,7 +411,12 @@ public final class Datatype implements Freeable, Cloneable {
     public static Datatype createResized(Datatype oldType, int lb, int extent) {
         String call = "Datatype.createResized";
         TypeDesc old = oldType(call, "oldType", oldType);
-        nonNegative(call, "extent", extent);
+        if (extent < 0) { // MPI allows it; why mpi4j does not: docs/datatypes.md, "Limits"
+            throw MPIException.of(MPI.ERR_ARG, call + ": extent " + extent + " < 0 is not supported by mpi4j (MPI "
+                    + "allows it): its buffer checks, staging, temporary buffers and collective chunking place "
+                    + "items upward from the offset; for items in descending order use a vector or indexed type "
+                    + "with a negative stride or displacements instead");
+        }
         TypeMap m = new TypeMap.Builder().place(old, 0, 1).build(lb, extent);
         return derived("resized(" + oldType.describe() + ", " + lb + ", " + extent + ")", m, old.arrayKind, old);
     }

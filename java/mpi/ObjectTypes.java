@@ -14,7 +14,8 @@ import io.github.mpi4j.spi.TypeMap;
  * or struct of objects). The type map selects elements of the {@code Object[]}; those objects
  * are gathered, in type-map order, into one {@code MPI.OBJECT} message of {@link ObjectMessages},
  * and a receiver scatters what arrives back to the elements its own type selects (the others
- * stay untouched). Point-to-point and bcast take such types; every other call refuses them in
+ * stay untouched). Point-to-point and bcast take such types here, the other intracommunicator
+ * collectives in {@link ObjectTypeCollectives}; every other call refuses them in
  * {@code Buffers.resolve}. Element displacements count objects (MPI.OBJECT's extent is 1).
  */
 final class ObjectTypes {

@@ -47,7 +47,8 @@ public final class Buffers {
         }
         if (type.derived instanceof TypeMap && type.arrayKind == BaseKind.OBJECT) { // see mpi.ObjectTypes
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " is built over MPI.OBJECT; "
-                    + "such types are taken by point-to-point calls (not persistent ones) and bcast only");
+                    + "such types are taken by point-to-point calls (not persistent ones) and the intracommunicator "
+                    + "collectives only");
         }
         if (count < 0) {
             throw MPIException.of(Mpi.ERR_COUNT, call + ": count must be >= 0, got " + count);
