@@ -485,11 +485,12 @@ public final class File {
         BackendFile f = impl(name);
         Buf b;
         TypeDesc t;
+        if (mode == Mode.SPLIT && splitCall != null) {
+            // Every rank has the same split collective active: all refuse, none waits.
+            throw MPIException.of(MPI.ERR_OTHER, call + ": split collective " + splitCall
+                    + " is still active on " + filename + " (end it first)");
+        }
         try {
-            if (mode == Mode.SPLIT && splitCall != null) {
-                throw MPIException.of(MPI.ERR_OTHER, call + ": split collective " + splitCall
-                        + " is still active on " + filename + " (end it first)");
-            }
             if (mode == Mode.NON_BLOCKING && buf != null && !((Buffer) buf).isDirect()) {
                 throw MPIException.of(MPI.ERR_BUFFER, call + ": buf must be a direct buffer (the access goes on after "
                         + "the call), got a heap " + buf.getClass().getSimpleName());

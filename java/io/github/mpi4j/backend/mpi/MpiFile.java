@@ -157,7 +157,9 @@ final class MpiFile implements BackendFile {
             throw e;
         }
         if (split) return new SplitEnd(where, write, a);
-        return new MpiRequest(h, false, buf, null, a);
+        MpiRequest r = new MpiRequest(h, false, buf, null, a);
+        r.fileAccess = true;
+        return r;
     }
 
     private static String startName(int where, boolean write, boolean split) {
