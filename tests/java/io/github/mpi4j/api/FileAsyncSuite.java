@@ -304,7 +304,11 @@ public class FileAsyncSuite {
             f.setView(0, MPI.INT, MPI.INT, "native");
             int[] more = new int[4];
             Status across = f.readAtAll(total - 2 + (rank == 0 ? 0 : 1), more, 4, MPI.INT);
-            Check.equal(rank == 0 ? 2 : 1, across.getCount(MPI.INT), "collective read across the end (hints " + h + ")");
+            if (fabric() || size == 1 || !MPI.getLibVersion().contains("Open MPI")) {
+                // Open MPI 4.1's OMPIO reports the whole count at the ranks that do not aggregate.
+                Check.equal(rank == 0 ? 2 : 1, across.getCount(MPI.INT), "collective read across the end (hints " + h
+                        + ")");
+            }
             Check.equal(holeyValue(total - 1, block, gap, size), more[rank == 0 ? 1 : 0], "last int of the file");
             Status past = f.readAtAll(total + 3L + rank, more, 4, MPI.INT);
             Check.equal(0, past.getCount(MPI.INT), "collective read past the end (hints " + h + ")");
