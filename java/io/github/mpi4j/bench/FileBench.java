@@ -11,7 +11,7 @@ import mpi.MPI;
  * bench/fileio_c.c: every rank's view takes its block of every stripe (a vector of bytes), and
  * each {@code writeAtAll} writes PER bytes a rank from a direct buffer or a byte array.
  *
- * <pre>FileBench DIR BLOCK PER ITERS direct|array</pre>
+ * <pre>FileBench DIR BLOCK PER ITERS direct|array [KEY=VALUE hints...]</pre>
  *
  * Prints "RESULT impl=java-BACKEND-KIND np=N block=B per=P MBps=X": all ranks' bytes over the
  * slowest rank's time, median of 5 runs of ITERS calls (page cache, no sync).
@@ -37,11 +37,16 @@ public final class FileBench {
             buf = a;
         }
         String path = dir + "/filebench-java.dat";
+        mpi.Info info = new mpi.Info();
+        for (int i = 5; i < args.length; i++) {
+            String[] kv = args[i].split("=", 2);
+            info.set(kv[0], kv[1]);
+        }
         Datatype ft = Datatype.createVector(per / block, block, block * np, MPI.BYTE);
         ft.commit();
         double[] times = new double[5];
         for (int run = 0; run < 5; run++) {
-            File f = new File(MPI.COMM_WORLD, path, MPI.MODE_CREATE | MPI.MODE_WRONLY);
+            File f = new File(MPI.COMM_WORLD, path, MPI.MODE_CREATE | MPI.MODE_WRONLY, info);
             f.setView((long) rank * block, MPI.BYTE, ft, "native");
             MPI.COMM_WORLD.barrier();
             double t0 = MPI.wtime();

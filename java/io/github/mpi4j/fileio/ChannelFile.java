@@ -385,8 +385,8 @@ public final class ChannelFile implements BackendFile {
     }
 
     /**
-     * Whether a collective access of this kind starts with the planning exchange (four words a
-     * rank: failed, lo, hi, runs) rather than doing its own I/O and agreeing: collective
+     * Whether a collective access of this kind starts with the planning exchange (a failure word
+     * and {@link TwoPhase#WORDS} a rank) rather than doing its own I/O and agreeing: collective
      * buffering not disabled, not atomic mode, more than one rank.
      */
     private boolean planned(boolean write) {
@@ -420,16 +420,19 @@ public final class ChannelFile implements BackendFile {
         } catch (RuntimeException e) {
             failure = e;
         }
-        long[] d = failure == null ? TwoPhase.describe(a) : new long[3];
-        long[] all = comm.allGatherLongs(call, new long[] {failure == null ? 0 : -errorClass(failure), d[0], d[1], d[2]});
+        int w = TwoPhase.WORDS;
+        long[] mine = new long[w + 1];
+        mine[0] = failure == null ? 0 : -errorClass(failure);
+        if (failure == null) System.arraycopy(TwoPhase.describe(a), 0, mine, 1, w);
+        long[] all = comm.allGatherLongs(call, mine);
         if (failure != null) throw failure;
-        long[] desc = new long[3 * comm.size()];
+        long[] desc = new long[w * comm.size()];
         for (int r = 0; r < comm.size(); r++) {
-            if (all[4 * r] < 0) {
-                throw MPIException.of((int) -all[4 * r], call + ": failed at rank " + r + " (error class "
-                        + -all[4 * r] + "; that rank's exception says why)");
+            if (all[(w + 1) * r] < 0) {
+                throw MPIException.of((int) -all[(w + 1) * r], call + ": failed at rank " + r + " (error class "
+                        + -all[(w + 1) * r] + "; that rank's exception says why)");
             }
-            System.arraycopy(all, 4 * r + 1, desc, 3 * r, 3);
+            System.arraycopy(all, (w + 1) * r + 1, desc, w * r, w);
         }
         TwoPhase.Plan plan = TwoPhase.plan(desc, comm.size(), hints, write ? hints.cbWrite : hints.cbRead);
         if (plan == null) {
@@ -560,7 +563,9 @@ public final class ChannelFile implements BackendFile {
         // The first exchange of every data collective: a negative entry means "failed here".
         lanes.blocking(call, () -> {
             if (!name.contains("Ordered") && planned(write)) {
-                comm.allGatherLongs(call, new long[] {-Math.max(1, errorClass), 0, 0, 0});
+                long[] mine = new long[TwoPhase.WORDS + 1];
+                mine[0] = -Math.max(1, errorClass);
+                comm.allGatherLongs(call, mine);
             } else {
                 comm.allGather(call, -Math.max(1, errorClass));
             }
@@ -582,27 +587,40 @@ public final class ChannelFile implements BackendFile {
     private long read(View v, long p, Buf buf, int count, TypeDesc type) {
         long bytes = count * type.size;
         if (bytes == 0) return 0;
+        ByteBuffer own = bytesOf(buf, type, bytes);
+        if (own != null) return readInto(v, p, own);
         return readStream(v, p, new byte[Math.toIntExact(bytes)], buf, count, type);
     }
 
     /** Reads the view's bytes from {@code p} into {@code stream}, then unpacks what came into {@code buf}. */
     private long readStream(View v, long p, byte[] stream, Buf buf, int count, TypeDesc type) {
-        long bytes = stream.length;
-        if (bytes == 0) return 0;
+        if (stream.length == 0) return 0;
+        long got = readInto(v, p, ByteBuffer.wrap(stream));
+        try {
+            TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
+                    count, got);
+        } catch (RuntimeException e) {
+            throw ioFailure("File.read", e);
+        }
+        return got;
+    }
+
+    /** Reads the view's bytes from {@code p} into {@code into} (from its position 0); returns the bytes read. */
+    private long readInto(View v, long p, ByteBuffer into) {
+        long bytes = into.capacity();
         long[] got = {0};
         FileLock lock = lockIfAtomic(v.map.fileByte(p), false);
         try {
             v.map.runs(p, bytes, (filePos, done, length) -> {
-                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+                ByteBuffer b = into.duplicate();
+                b.limit((int) (done + length)).position((int) done);
                 while (b.hasRemaining()) {
                     int r = channel.read(b, filePos + b.position() - done);
                     if (r < 0) break;
                 }
-                got[0] = done + (b.position() - done);
+                got[0] = b.position();
                 return !b.hasRemaining();
             });
-            TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
-                    count, got[0]);
             return got[0];
         } catch (IOException | RuntimeException e) {
             throw ioFailure("File.read", e);
@@ -615,18 +633,26 @@ public final class ChannelFile implements BackendFile {
     private long write(View v, long p, Buf buf, int count, TypeDesc type) {
         long bytes = count * type.size;
         if (bytes == 0) return 0;
+        ByteBuffer own = bytesOf(buf, type, bytes);
+        if (own != null) return writeFrom(v, p, own);
         byte[] stream = new byte[Math.toIntExact(bytes)];
         TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length), 0);
         return writeStream(v, p, stream);
     }
 
     private long writeStream(View v, long p, byte[] stream) {
-        long bytes = stream.length;
-        if (bytes == 0) return 0;
+        if (stream.length == 0) return 0;
+        return writeFrom(v, p, ByteBuffer.wrap(stream));
+    }
+
+    /** Writes {@code from}'s bytes (from its position 0) at view data byte {@code p}. */
+    private long writeFrom(View v, long p, ByteBuffer from) {
+        long bytes = from.capacity();
         FileLock lock = lockIfAtomic(v.map.fileByte(p), true);
         try {
             v.map.runs(p, bytes, (filePos, done, length) -> {
-                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+                ByteBuffer b = from.duplicate();
+                b.limit((int) (done + length)).position((int) done);
                 while (b.hasRemaining()) channel.write(b, filePos + b.position() - done);
                 return true;
             });
@@ -636,6 +662,26 @@ public final class ChannelFile implements BackendFile {
         } finally {
             unlockIfAtomic(lock);
         }
+    }
+
+    /**
+     * The user's bytes themselves when no packing is needed (a contiguous type over a byte array
+     * or a direct ByteBuffer): the access then reads or writes them in place, with no copy in
+     * Java (none at all for a direct buffer). Null otherwise.
+     */
+    private static ByteBuffer bytesOf(Buf buf, TypeDesc type, long bytes) {
+        if (type.derived instanceof io.github.mpi4j.spi.TypeMap || type.extent != type.size || buf == null) return null;
+        if (bytes > buf.byteLength()) return null;
+        if (buf.base instanceof byte[]) {
+            return ByteBuffer.wrap((byte[]) buf.base, buf.offset, (int) bytes).slice();
+        }
+        if (buf.base instanceof ByteBuffer && ((ByteBuffer) buf.base).isDirect()) {
+            ByteBuffer d = ((ByteBuffer) buf.base).duplicate();
+            d.clear();
+            d.position(buf.offset).limit(buf.offset + (int) bytes);
+            return d.slice();
+        }
+        return null;
     }
 
     /**

@@ -128,25 +128,39 @@ final class TwoPhase {
         }
     }
 
-    /** Words each rank contributes to the planning exchange: lo, hi, runs. */
+    /** Words a rank contributes to the planning exchange: lo, hi, runs, bytes. */
+    static final int WORDS = 4;
+
+    /**
+     * "automatic" aggregates when the ranks' runs are at most this long on average (bytes): on
+     * the fabric a collective exchange costs more than a few large positional writes, and
+     * measurements (docs/performance.md) put the break-even at pieces of a few hundred bytes.
+     */
+    static final long SMALL_RUNS = 256;
+
     static long[] describe(Access a) {
-        return new long[] {a.n == 0 ? -1 : a.lo(), a.n == 0 ? -1 : a.hi(), a.n};
+        long bytes = 0;
+        for (int i = 0; i < a.n; i++) bytes += a.len[i];
+        return new long[] {a.n == 0 ? -1 : a.lo(), a.n == 0 ? -1 : a.hi(), a.n, bytes};
     }
 
     /**
-     * The plan for the ranks' descriptions ({@code all}: 3 words per rank), or null to let every
-     * rank do its own access: {@code mode} "disable", or "automatic" and the accesses neither
-     * interleave nor are split into several runs anywhere.
+     * The plan for the ranks' descriptions ({@code all}: {@link #WORDS} per rank), or null to let
+     * every rank do its own access: {@code mode} "disable", or "automatic" and the accesses do
+     * not interleave, are one run everywhere, or are made of runs long enough to write as they are.
      */
     static Plan plan(long[] all, int size, Hints hints, String mode) {
         if (mode.equals("disable")) return null;
         long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
         boolean split = false, interleaved = false;
+        long runsAll = 0, bytesAll = 0;
         long[][] ranges = new long[size][];
         int k = 0;
         for (int r = 0; r < size; r++) {
-            long l = all[3 * r], h = all[3 * r + 1], runs = all[3 * r + 2];
+            long l = all[WORDS * r], h = all[WORDS * r + 1], runs = all[WORDS * r + 2];
             if (runs == 0) continue;
+            runsAll += runs;
+            bytesAll += all[WORDS * r + 3];
             lo = Math.min(lo, l);
             hi = Math.max(hi, h);
             if (runs > 1) split = true;
@@ -159,7 +173,7 @@ final class TwoPhase {
             if (ranges[i][0] < reach) interleaved = true;
             reach = Math.max(reach, ranges[i][1]);
         }
-        if (mode.equals("automatic") && !(split && interleaved)) return null;
+        if (mode.equals("automatic") && !(split && interleaved && bytesAll <= SMALL_RUNS * runsAll)) return null;
         int n = hints.aggregators(size);
         int[] aggs = new int[n];
         for (int i = 0; i < n; i++) aggs[i] = (int) ((long) i * size / n);
