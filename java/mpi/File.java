@@ -529,13 +529,16 @@ public final class File {
             // The pointer moves by what was asked for, whatever the access returns.
             position = at + etypes;
         }
-        if (mode == Mode.NON_BLOCKING && !write && (kind == Kind.AT || kind == Kind.INDIVIDUAL) && count > 0
-                && viewMap.fileByte(at * etypeSize) >= f.size()) {
-            // Wholly past the end of the file: nothing to read, complete now (Open MPI 4.1's
-            // MPI_File_iread_at of such a range was seen never to complete).
-            StatusData none = new StatusData();
-            none.set(0, 0, 0, false, 0);
-            return new io.github.mpi4j.spi.CompletedRequest(none);
+        if (mode == Mode.NON_BLOCKING && !write && (kind == Kind.AT || kind == Kind.INDIVIDUAL) && count > 0) {
+            // A read that meets the end of the file is done at the call (Open MPI 4.1's
+            // MPI_File_iread_at of such a range was seen never to complete); one wholly before
+            // the end goes on after the call.
+            long bytes = count * t.size;
+            if (viewMap.readable(at * etypeSize, bytes, f.size()) < bytes) {
+                StatusData now = new StatusData();
+                f.readAt(at, b, count, t, now);
+                return new io.github.mpi4j.spi.CompletedRequest(now);
+            }
         }
         if (mode != Mode.BLOCKING) {
             int where = kind == Kind.AT || kind == Kind.INDIVIDUAL ? BackendFile.AT
