@@ -6,6 +6,7 @@ import io.github.mpi4j.spi.BackendFile;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.FileIO;
+import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import java.util.LinkedHashMap;
@@ -288,6 +289,14 @@ final class MpiFile implements BackendFile {
         boolean read = name.startsWith("read") || name.startsWith("iRead");
         boolean ordered = name.contains("Ordered");
         long none = backend.type(io.github.mpi4j.spi.Predefined.T_BYTE);
+        int errorClass = failure instanceof MPIException ? ((MPIException) failure).getErrorClass() : -1;
+        if ((name.startsWith("i") || name.endsWith("Begin")) && (errorClass == Mpi.ERR_READ_ONLY
+                || errorClass == Mpi.ERR_ACCESS || errorClass == Mpi.ERR_UNSUPPORTED_OPERATION)) {
+            // Refused for the file's access mode, which is the same at every rank: every rank
+            // refuses the call, so none enters MPI (a begin that MPI refuses may leave its split
+            // collective marked active in OMPIO).
+            throw failure;
+        }
         try {
             if (name.startsWith("i") || name.endsWith("Begin")) {
                 boolean split = name.endsWith("Begin");
