@@ -6,6 +6,7 @@
 #   bench/run.sh [mpi|fabric|fabric-tcp]      REPS=3 MAX=16777216 BW_MAX=4194304 NPS="2 4"
 #   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
+#   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
@@ -15,6 +16,10 @@
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
 #               itself costs nanoseconds; MPI4J_CUDA_LIBRARY / MPI4J_NCCL_LIBRARY name others
+#   fileio      collective write bandwidth through an interleaved view (each rank's block of every
+#               stripe; MPI_File_write_at_all of PER bytes a rank, ITERS calls, median of 5 runs):
+#               C (bench/fileio_c.c) under mpirun, FileBench on the MPI backend under mpirun and on
+#               the fabric (two-phase collective buffering) under mpi4jrun, direct buffers and arrays
 #   nccl        NcclBench (nccl-tests style: time, algbw, busbw per collective and size) on NP
 #               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
 #               under LAUNCH="mpirun --bind-to none" (the MPI backend)
@@ -35,8 +40,8 @@ nps=${NPS:-"2 4"}
 jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
-case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl) ;;
-  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl)"; exit 2;; esac
+case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio) ;;
+  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio)"; exit 2;; esac
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
 jvm_opts=(-Xbatch -Xms1g -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
 
@@ -64,6 +69,49 @@ if [ "$mode" = gpu-overhead ]; then
   done
   cat "$out/machine.txt"
   java -cp "$jar" io.github.mpi4j.bench.GpuOverheadReport "$out/raw.txt" | tee "$out/table.md"
+  exit 0
+fi
+
+if [ "$mode" = fileio ]; then
+  fileio_c=target/bench/fileio_c
+  [ -f "$jar" ] && [ -x "$fileio_c" ] || { echo "build first (with Open MPI installed): mvn -B -DskipTests package"; exit 1; }
+  root=()
+  [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+  dir=$(mktemp -d "${DIR:-/tmp}/mpi4j-fileio.XXXXXX")
+  trap 'rm -rf "$dir"' EXIT
+  per=${PER:-4194304}
+  iters=${ITERS:-8}
+  mkdir -p "$out"
+  { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode (PER=$per bytes a rank a call, ITERS=$iters, dir $dir)"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"; echo "cores: $(nproc)"
+    echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"; echo "fs: $(df -T "$dir" | tail -1 | awk '{print $2}')"
+    echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
+  for rep in $(seq 1 "$reps"); do
+    for np in ${NPS:-4}; do
+      for block in ${BLOCKS:-4096 65536}; do
+        echo "== rep $rep: np=$np block=$block" >&2
+        mpirun -np "$np" --oversubscribe --bind-to none "${root[@]}" "$fileio_c" "$dir" "$block" "$per" "$iters" \
+          | grep '^RESULT' | sed "s/^/rep=$rep /" >> "$out/raw.txt"
+        for kind in direct array; do
+          mpirun -np "$np" --oversubscribe --bind-to none "${root[@]}" java "${jvm_opts[@]}" \
+            io.github.mpi4j.bench.FileBench "$dir" "$block" "$per" "$iters" "$kind" \
+            | grep '^RESULT' | sed "s/^/rep=$rep /" >> "$out/raw.txt"
+          launch/mpi4jrun -np "$np" "${jvm_opts[@]}" io.github.mpi4j.bench.FileBench "$dir" "$block" "$per" \
+            "$iters" "$kind" | grep '^RESULT' | sed "s/^/rep=$rep /" >> "$out/raw.txt"
+        done
+      done
+    done
+  done
+  cat "$out/machine.txt"
+  # Median over reps of each implementation's MB/s, and its ratio to C's at the same np and block.
+  awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+         key = v["np"] " " v["block"]; vals[v["impl"] " " key] = vals[v["impl"] " " key] " " v["MBps"]; impls[v["impl"]] = 1; keys[key] = 1 }
+       function median(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+         return a[int((n + 1) / 2)] }
+       END { print "| np | block | implementation | MB/s | vs C |"; print "|---|---|---|---|---|"
+         for (k in keys) { split(k, kb, " "); c = median(vals["c " k])
+           for (m in impls) if (("" m " " k) in vals) { x = median(vals[m " " k]); printf "| %s | %s | %s | %.0f | %.2f |\n", kb[1], kb[2], m, x, x / c } } }' \
+    "$out/raw.txt" | tee "$out/table.md"
   exit 0
 fi
 

@@ -48,16 +48,90 @@ static char *c_string(JNIEnv *env, jstring s) {
     return c;
 }
 
-JNIEXPORT jlong JNICALL JNI_FN(open0)(JNIEnv *env, jclass cls, jlong comm, jstring path, jint amode) {
+/* An MPI_Info of the Java hints (keys[i] = values[i]); MPI_INFO_NULL when there are none. Returns
+ * nonzero with an exception pending on failure. */
+static int info_in(JNIEnv *env, jobjectArray keys, jobjectArray values, MPI_Info *info) {
+    *info = MPI_INFO_NULL;
+    if (keys == NULL) return 0;
+    jsize n = (*env)->GetArrayLength(env, keys);
+    if (n == 0) return 0;
+    if (mpi_failed(env, MPI_Info_create(info), "MPI_Info_create")) return 1;
+    for (jsize i = 0; i < n; i++) {
+        jstring k = (jstring)(*env)->GetObjectArrayElement(env, keys, i);
+        jstring v = (jstring)(*env)->GetObjectArrayElement(env, values, i);
+        char *ck = k == NULL ? NULL : c_string(env, k);
+        char *cv = ck == NULL || v == NULL ? NULL : c_string(env, v);
+        int rc = cv == NULL ? MPI_SUCCESS : MPI_Info_set(*info, ck, cv);
+        free(ck);
+        free(cv);
+        if (k != NULL) (*env)->DeleteLocalRef(env, k);
+        if (v != NULL) (*env)->DeleteLocalRef(env, v);
+        if ((*env)->ExceptionCheck(env) || mpi_failed(env, rc, "MPI_Info_set")) {
+            MPI_Info_free(info);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void info_done(MPI_Info *info) {
+    if (*info != MPI_INFO_NULL) MPI_Info_free(info);
+}
+
+JNIEXPORT jlong JNICALL JNI_FN(open0)(JNIEnv *env, jclass cls, jlong comm, jstring path, jint amode,
+                                      jobjectArray keys, jobjectArray values) {
     (void)cls;
+    MPI_Info info;
+    if (info_in(env, keys, values, &info) != 0) return 0;
     char *p = c_string(env, path);
-    if (p == NULL) return 0;
+    if (p == NULL) {
+        info_done(&info);
+        return 0;
+    }
     MPI_File fh = MPI_FILE_NULL;
-    int rc = MPI_File_open(TO_COMM(comm), p, amode_in(amode), MPI_INFO_NULL, &fh);
+    int rc = MPI_File_open(TO_COMM(comm), p, amode_in(amode), info, &fh);
     free(p);
+    info_done(&info);
     if (mpi_failed(env, rc, "MPI_File_open")) return 0;
     MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
     return FROM_HANDLE(fh);
+}
+
+JNIEXPORT void JNICALL JNI_FN(setInfo0)(JNIEnv *env, jclass cls, jlong fh, jobjectArray keys, jobjectArray values) {
+    (void)cls;
+    MPI_Info info;
+    if (info_in(env, keys, values, &info) != 0) return;
+    if (info == MPI_INFO_NULL && mpi_failed(env, MPI_Info_create(&info), "MPI_Info_create")) return;
+    int rc = MPI_File_set_info(TO_FILE(fh), info);
+    info_done(&info);
+    mpi_failed(env, rc, "MPI_File_set_info");
+}
+
+/* MPI_File_get_info as {key0, value0, key1, value1, ...}. */
+JNIEXPORT jobjectArray JNICALL JNI_FN(getInfo0)(JNIEnv *env, jclass cls, jlong fh) {
+    (void)cls;
+    MPI_Info info = MPI_INFO_NULL;
+    if (mpi_failed(env, MPI_File_get_info(TO_FILE(fh), &info), "MPI_File_get_info")) return NULL;
+    int n = 0;
+    MPI_Info_get_nkeys(info, &n);
+    jclass str = (*env)->FindClass(env, "java/lang/String");
+    jobjectArray out = str == NULL ? NULL : (*env)->NewObjectArray(env, 2 * n, str, NULL);
+    for (int i = 0; out != NULL && i < n; i++) {
+        char key[MPI_MAX_INFO_KEY + 1];
+        char value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        if (MPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS) continue;
+        if (MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag) != MPI_SUCCESS || !flag) value[0] = 0;
+        jstring k = (*env)->NewStringUTF(env, key);
+        jstring v = (*env)->NewStringUTF(env, value);
+        if (k == NULL || v == NULL) break;
+        (*env)->SetObjectArrayElement(env, out, 2 * i, k);
+        (*env)->SetObjectArrayElement(env, out, 2 * i + 1, v);
+        (*env)->DeleteLocalRef(env, k);
+        (*env)->DeleteLocalRef(env, v);
+    }
+    MPI_Info_free(&info);
+    return out;
 }
 
 JNIEXPORT void JNICALL JNI_FN(close0)(JNIEnv *env, jclass cls, jlong fh) {
@@ -98,13 +172,18 @@ JNIEXPORT void JNICALL JNI_FN(sync0)(JNIEnv *env, jclass cls, jlong fh) {
 }
 
 JNIEXPORT void JNICALL JNI_FN(setView0)(JNIEnv *env, jclass cls, jlong fh, jlong disp, jlong etype, jlong filetype,
-                                        jstring datarep) {
+                                        jstring datarep, jobjectArray keys, jobjectArray values) {
     (void)cls;
+    MPI_Info info;
+    if (info_in(env, keys, values, &info) != 0) return;
     char *rep = c_string(env, datarep);
-    if (rep == NULL) return;
-    int rc = MPI_File_set_view(TO_FILE(fh), (MPI_Offset)disp, TO_TYPE(etype), TO_TYPE(filetype), rep,
-                               MPI_INFO_NULL);
+    if (rep == NULL) {
+        info_done(&info);
+        return;
+    }
+    int rc = MPI_File_set_view(TO_FILE(fh), (MPI_Offset)disp, TO_TYPE(etype), TO_TYPE(filetype), rep, info);
     free(rep);
+    info_done(&info);
     mpi_failed(env, rc, "MPI_File_set_view");
 }
 
@@ -169,4 +248,71 @@ JNIEXPORT jlong JNICALL JNI_FN(positionShared0)(JNIEnv *env, jclass cls, jlong f
     MPI_Offset pos = 0;
     if (mpi_failed(env, MPI_File_get_position_shared(TO_FILE(fh), &pos), "MPI_File_get_position_shared")) return 0;
     return (jlong)pos;
+}
+
+/* ---- accesses that complete later (MPI-3.1 MPI_File_i*, and split collectives) ----
+ * where: 0 explicit offset, 1 explicit offset collective, 2 shared pointer, 3 rank order (split only).
+ * The buffer is direct memory (a direct buffer or mpi4j's staging) that stays put until completion. */
+enum { W_AT, W_AT_ALL, W_SHARED, W_ORDERED };
+
+JNIEXPORT jlong JNICALL JNI_FN(start0)(JNIEnv *env, jclass cls, jint where, jboolean write, jboolean split, jlong fh,
+                                       jlong offset, jobject buf, jint mode, jlong off, jint count, jlong type) {
+    (void)cls;
+    ubuf b;
+    arg_buf(&b, buf, mode, off);
+    if (ubuf_acquire(env, &b, 1) != 0) return 0;
+    MPI_File f = TO_FILE(fh);
+    MPI_Datatype t = TO_TYPE(type);
+    MPI_Offset at = (MPI_Offset)offset;
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = MPI_ERR_ARG;
+    const char *call = "MPI_File_i*";
+    if (split) {
+        if (where == W_AT_ALL) {
+            call = write ? "MPI_File_write_at_all_begin" : "MPI_File_read_at_all_begin";
+            rc = write ? MPI_File_write_at_all_begin(f, at, b.ptr, count, t)
+                       : MPI_File_read_at_all_begin(f, at, b.ptr, count, t);
+        } else if (where == W_ORDERED) {
+            call = write ? "MPI_File_write_ordered_begin" : "MPI_File_read_ordered_begin";
+            rc = write ? MPI_File_write_ordered_begin(f, b.ptr, count, t) : MPI_File_read_ordered_begin(f, b.ptr, count, t);
+        }
+    } else if (where == W_AT) {
+        call = write ? "MPI_File_iwrite_at" : "MPI_File_iread_at";
+        rc = write ? MPI_File_iwrite_at(f, at, b.ptr, count, t, &r) : MPI_File_iread_at(f, at, b.ptr, count, t, &r);
+    } else if (where == W_AT_ALL) {
+        call = write ? "MPI_File_iwrite_at_all" : "MPI_File_iread_at_all";
+        rc = write ? MPI_File_iwrite_at_all(f, at, b.ptr, count, t, &r)
+                   : MPI_File_iread_at_all(f, at, b.ptr, count, t, &r);
+    } else if (where == W_SHARED) {
+        call = write ? "MPI_File_iwrite_shared" : "MPI_File_iread_shared";
+        rc = write ? MPI_File_iwrite_shared(f, b.ptr, count, t, &r) : MPI_File_iread_shared(f, b.ptr, count, t, &r);
+    }
+    ubuf_release(env, &b, 1, 0);
+    if (mpi_failed(env, rc, call)) return 0;
+    return FROM_REQ(r);
+}
+
+/* The end of a split collective begun by start0; returns the bytes moved. */
+JNIEXPORT jlong JNICALL JNI_FN(splitEnd0)(JNIEnv *env, jclass cls, jint where, jboolean write, jlong fh,
+                                          jobject buf, jint mode, jlong off) {
+    (void)cls;
+    ubuf b;
+    arg_buf(&b, buf, mode, off);
+    if (ubuf_acquire(env, &b, 1) != 0) return 0;
+    MPI_File f = TO_FILE(fh);
+    MPI_Status s;
+    int rc;
+    const char *call;
+    if (where == W_ORDERED) {
+        call = write ? "MPI_File_write_ordered_end" : "MPI_File_read_ordered_end";
+        rc = write ? MPI_File_write_ordered_end(f, b.ptr, &s) : MPI_File_read_ordered_end(f, b.ptr, &s);
+    } else {
+        call = write ? "MPI_File_write_at_all_end" : "MPI_File_read_at_all_end";
+        rc = write ? MPI_File_write_at_all_end(f, b.ptr, &s) : MPI_File_read_at_all_end(f, b.ptr, &s);
+    }
+    ubuf_release(env, &b, 1, 0);
+    if (mpi_failed(env, rc, call)) return 0;
+    MPI_Count bytes = 0;
+    MPI_Get_elements_x(&s, MPI_BYTE, &bytes);
+    return bytes == MPI_UNDEFINED ? 0 : (jlong)bytes;
 }

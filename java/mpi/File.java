@@ -6,7 +6,6 @@ import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendFile;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.Buf;
-import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.FileIO;
 import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.StatusData;
@@ -18,8 +17,8 @@ import java.nio.Buffer;
  * collective calls involve every rank of the communicator. The individual file pointer is kept
  * here, in etypes of the view, and turned into explicit offsets; the shared pointer lives in the
  * backend. Data go to disk as the buffer's bytes in native order ("native" representation).
- * Non-blocking and split-collective calls do their work at the call (the request or the end
- * call reports it). See docs/io.md.
+ * Non-blocking calls (direct buffers only, as in the bindings) and split collectives go on after
+ * the call: the request's wait, or the end call, completes them. See docs/io.md.
  */
 public final class File {
     private static final int ACCESS_BITS = MPI.MODE_RDONLY | MPI.MODE_WRONLY | MPI.MODE_RDWR;
@@ -41,8 +40,8 @@ public final class File {
     private boolean atomicity;
     private Info info = new Info();
     private Errhandler errhandler = MPI.ERRORS_RETURN;
-    /** The status of the split collective begun and not yet ended, and its name; null when none. */
-    private Status splitStatus;
+    /** The split collective begun and not yet ended, and its name; null when none. */
+    private BackendRequest splitRequest;
     private String splitCall;
 
     /** MPI_File_open with no hints; collective over {@code comm}. */
@@ -62,7 +61,7 @@ public final class File {
         this.filename = filename;
         this.amode = amode;
         this.group = comm.getGroup();
-        this.impl = io.open(filename, amode);
+        this.impl = io.open(filename, amode, hints(info));
         if (info != null) this.info = info.dup();
         if ((amode & MPI.MODE_APPEND) != 0) position = impl.size();
     }
@@ -137,16 +136,33 @@ public final class File {
     public void setInfo(Info info) {
         impl("setInfo");
         if (info == null) throw MPIException.of(MPI.ERR_INFO, "File.setInfo: info is null");
+        impl("setInfo").setHints(hints(info));
         for (int i = 0; i < info.size(); i++) {
             String key = info.getKey(i);
             this.info.set(key, info.get(key));
         }
     }
 
-    /** The hints given at open and with setInfo (a copy). */
+    /**
+     * The hints in effect: what the backend reports (MPI_File_get_info on the MPI backend; the
+     * fabric's collective-buffering values and the other hints given), else those given.
+     */
     public Info getInfo() {
-        impl("getInfo");
-        return info.dup();
+        java.util.Map<String, String> inEffect = impl("getInfo").hints();
+        if (inEffect == null) return info.dup();
+        Info i = new Info();
+        for (java.util.Map.Entry<String, String> e : inEffect.entrySet()) i.set(e.getKey(), e.getValue());
+        return i;
+    }
+
+    private static java.util.Map<String, String> hints(Info info) {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        if (info == null) return m;
+        for (int i = 0; i < info.size(); i++) {
+            String key = info.getKey(i);
+            m.put(key, info.get(key));
+        }
+        return m;
     }
 
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep) {
@@ -339,10 +355,10 @@ public final class File {
         return impl("getPositionShared").sharedPosition();
     }
 
-    // ---- split collectives: the work is done by begin, end reports it -------------------------------
+    // ---- split collectives: begin starts the access, end completes it ---------------------------
 
     public void readAtAllBegin(long offset, Object buf, int count, Datatype type) {
-        begin("readAtAllBegin", access("readAtAllBegin", Kind.AT_ALL, false, offset, buf, count, type));
+        split("readAtAllBegin", Kind.AT_ALL, false, offset, buf, count, type);
     }
 
     public Status readAtAllEnd(Object buf) {
@@ -350,7 +366,7 @@ public final class File {
     }
 
     public void writeAtAllBegin(long offset, Object buf, int count, Datatype type) {
-        begin("writeAtAllBegin", access("writeAtAllBegin", Kind.AT_ALL, true, offset, buf, count, type));
+        split("writeAtAllBegin", Kind.AT_ALL, true, offset, buf, count, type);
     }
 
     public Status writeAtAllEnd(Object buf) {
@@ -358,7 +374,7 @@ public final class File {
     }
 
     public void readAllBegin(Object buf, int count, Datatype type) {
-        begin("readAllBegin", access("readAllBegin", Kind.INDIVIDUAL_ALL, false, 0, buf, count, type));
+        split("readAllBegin", Kind.INDIVIDUAL_ALL, false, 0, buf, count, type);
     }
 
     public Status readAllEnd(Object buf) {
@@ -366,7 +382,7 @@ public final class File {
     }
 
     public void writeAllBegin(Object buf, int count, Datatype type) {
-        begin("writeAllBegin", access("writeAllBegin", Kind.INDIVIDUAL_ALL, true, 0, buf, count, type));
+        split("writeAllBegin", Kind.INDIVIDUAL_ALL, true, 0, buf, count, type);
     }
 
     public Status writeAllEnd(Object buf) {
@@ -374,7 +390,7 @@ public final class File {
     }
 
     public void readOrderedBegin(Object buf, int count, Datatype type) {
-        begin("readOrderedBegin", access("readOrderedBegin", Kind.ORDERED, false, 0, buf, count, type));
+        split("readOrderedBegin", Kind.ORDERED, false, 0, buf, count, type);
     }
 
     public Status readOrderedEnd(Object buf) {
@@ -382,7 +398,7 @@ public final class File {
     }
 
     public void writeOrderedBegin(Object buf, int count, Datatype type) {
-        begin("writeOrderedBegin", access("writeOrderedBegin", Kind.ORDERED, true, 0, buf, count, type));
+        split("writeOrderedBegin", Kind.ORDERED, true, 0, buf, count, type);
     }
 
     public Status writeOrderedEnd(Object buf) {
@@ -446,29 +462,41 @@ public final class File {
 
     private Status access(String name, Kind kind, boolean write, long offset, Object buf, int count, Datatype type) {
         StatusData d = new StatusData();
-        start(name, kind, write, offset, buf, count, type, d, false);
+        start(name, kind, write, offset, buf, count, type, d, Mode.BLOCKING);
         return new Status(d);
+    }
+
+    /** How an access completes: at the call, through a request (MPI_File_i*), at the end call of a split collective. */
+    private enum Mode {
+        BLOCKING, NON_BLOCKING, SPLIT
     }
 
     private Request nonBlocking(String name, Kind kind, boolean write, long offset, Buffer buf, int count,
                                 Datatype type) {
-        StatusData d = new StatusData();
-        BackendRequest r = start(name, kind, write, offset, buf, count, type, d, true);
-        if (r == null) r = new CompletedRequest(d);
+        BackendRequest r = start(name, kind, write, offset, buf, count, type, null, Mode.NON_BLOCKING);
         return new Request(session, r, buf, null);
     }
 
     /**
-     * Checks the arguments, then does the access; returns the backend's request when it made one
-     * (non-blocking explicit-offset and individual-pointer forms), else fills {@code d}.
+     * Checks the arguments, then does the access (blocking: fills {@code d}) or starts it
+     * (returns the backend's request).
      */
     private BackendRequest start(String name, Kind kind, boolean write, long offset, Object buf, int count,
-                                 Datatype type, StatusData d, boolean nonBlocking) {
+                                 Datatype type, StatusData d, Mode mode) {
         String call = "File." + name;
         BackendFile f = impl(name);
         Buf b;
         TypeDesc t;
+        if (mode == Mode.SPLIT && splitCall != null) {
+            // Every rank has the same split collective active: all refuse, none waits.
+            throw MPIException.of(MPI.ERR_OTHER, call + ": split collective " + splitCall
+                    + " is still active on " + filename + " (end it first)");
+        }
         try {
+            if (mode == Mode.NON_BLOCKING && buf != null && !((Buffer) buf).isDirect()) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": buf must be a direct buffer (the access goes on after "
+                        + "the call), got a heap " + buf.getClass().getSimpleName());
+            }
             t = Comm.type(call, "datatype", type);
             if (t.layout == Layout.OBJECT) {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot be read or written to a file");
@@ -497,44 +525,52 @@ public final class File {
             throw e;
         }
         long etypes = count * t.size / etypeSize;
+        long at = offset;
+        if (kind == Kind.INDIVIDUAL || kind == Kind.INDIVIDUAL_ALL) {
+            at = position;
+            // The pointer moves by what was asked for, whatever the access returns.
+            position = at + etypes;
+        }
+        if (mode == Mode.NON_BLOCKING && !write && (kind == Kind.AT || kind == Kind.INDIVIDUAL) && count > 0) {
+            // A read that meets the end of the file is done at the call (Open MPI 4.1's
+            // MPI_File_iread_at of such a range was seen never to complete); one wholly before
+            // the end goes on after the call.
+            long bytes = count * t.size;
+            if (viewMap.readable(at * etypeSize, bytes, f.size()) < bytes) {
+                StatusData now = new StatusData();
+                f.readAt(at, b, count, t, now);
+                return new io.github.mpi4j.spi.CompletedRequest(now);
+            }
+        }
+        if (mode != Mode.BLOCKING) {
+            int where = kind == Kind.AT || kind == Kind.INDIVIDUAL ? BackendFile.AT
+                    : kind == Kind.AT_ALL || kind == Kind.INDIVIDUAL_ALL ? BackendFile.AT_ALL
+                    : kind == Kind.SHARED ? BackendFile.SHARED : BackendFile.ORDERED;
+            return f.start(where, write, mode == Mode.SPLIT, at, b, count, t);
+        }
         switch (kind) {
             case AT:
-                if (nonBlocking) return write ? f.iWriteAt(offset, b, count, t) : f.iReadAt(offset, b, count, t);
-                if (write) f.writeAt(offset, b, count, t, d); else f.readAt(offset, b, count, t, d);
-                return null;
-            case AT_ALL:
-                if (write) f.writeAtAll(offset, b, count, t, d); else f.readAtAll(offset, b, count, t, d);
-                return null;
-            case INDIVIDUAL: {
-                long at = position;
-                // The pointer moves by what was asked for, whatever the access returns.
-                position = at + etypes;
-                if (nonBlocking) return write ? f.iWriteAt(at, b, count, t) : f.iReadAt(at, b, count, t);
+            case INDIVIDUAL:
                 if (write) f.writeAt(at, b, count, t, d); else f.readAt(at, b, count, t, d);
-                return null;
-            }
-            case INDIVIDUAL_ALL: {
-                long at = position;
-                position = at + etypes;
+                break;
+            case AT_ALL:
+            case INDIVIDUAL_ALL:
                 if (write) f.writeAtAll(at, b, count, t, d); else f.readAtAll(at, b, count, t, d);
-                return null;
-            }
+                break;
             case SHARED:
                 if (write) f.writeShared(b, count, t, d); else f.readShared(b, count, t, d);
-                return null;
+                break;
             default:
                 if (write) f.writeOrdered(b, count, t, d); else f.readOrdered(b, count, t, d);
-                return null;
+                break;
         }
+        return null;
     }
 
-    private void begin(String call, Status status) {
-        if (splitCall != null) {
-            throw MPIException.of(MPI.ERR_OTHER, "File." + call + ": split collective " + splitCall
-                    + " is still active on " + filename + " (end it first)");
-        }
+    private void split(String call, Kind kind, boolean write, long offset, Object buf, int count, Datatype type) {
+        BackendRequest r = start(call, kind, write, offset, buf, count, type, null, Mode.SPLIT);
         splitCall = call;
-        splitStatus = status;
+        splitRequest = r;
     }
 
     private Status end(String call, String beginCall) {
@@ -543,10 +579,12 @@ public final class File {
             throw MPIException.of(MPI.ERR_OTHER, "File." + call + ": no " + beginCall + " is active on " + filename
                     + (splitCall == null ? "" : " (" + splitCall + " is)"));
         }
-        Status s = splitStatus;
+        BackendRequest r = splitRequest;
         splitCall = null;
-        splitStatus = null;
-        return s;
+        splitRequest = null;
+        StatusData d = new StatusData();
+        r.waitFor(d);
+        return new Status(d);
     }
 
     // ---- checks --------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ import io.github.mpi4j.spi.BackendFile;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
-import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.FileIO;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
@@ -47,10 +46,23 @@ public final class ChannelFile implements BackendFile {
     private final FileChannel channel;
     private final SharedPointer shared;
     private final ReentrantLock atomicLock;
-    private volatile long disp;
-    private volatile long etypeSize = 1;
-    private volatile ViewMap view = new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE);
+    /** The view as set (replaced whole by setView; accesses take it at the call). */
+    private volatile View current = new View(0, 1, new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE));
     private volatile boolean atomic;
+    private volatile Hints hints = Hints.DEFAULT;
+    private final FileLanes lanes;
+
+    private static final class View {
+        final long disp;
+        final long etypeSize;
+        final ViewMap map;
+
+        View(long disp, long etypeSize, ViewMap map) {
+            this.disp = disp;
+            this.etypeSize = etypeSize;
+            this.map = map;
+        }
+    }
 
     private ChannelFile(FileComm comm, Path path, int amode, FileChannel channel, SharedPointer shared) {
         this.comm = comm;
@@ -59,6 +71,7 @@ public final class ChannelFile implements BackendFile {
         this.channel = channel;
         this.shared = shared;
         this.atomicLock = ATOMIC_LOCKS.computeIfAbsent(path, p -> new ReentrantLock());
+        this.lanes = new FileLanes(path.toString());
     }
 
     /** The file capability of a communicator whose backend does its file I/O in Java. */
@@ -67,6 +80,20 @@ public final class ChannelFile implements BackendFile {
             @Override
             public BackendFile open(String path, int amode) {
                 return ChannelFile.open(parent, path, amode);
+            }
+
+            @Override
+            public BackendFile open(String path, int amode, java.util.Map<String, String> hints) {
+                ChannelFile f = ChannelFile.open(parent, path, amode);
+                if (hints != null && !hints.isEmpty()) {
+                    try {
+                        f.setHints(hints);
+                    } catch (RuntimeException e) {
+                        f.close();
+                        throw e;
+                    }
+                }
+                return f;
             }
 
             @Override
@@ -152,9 +179,14 @@ public final class ChannelFile implements BackendFile {
     public void close() {
         Throwable failure = null;
         try {
+            lanes.close("File.close");
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        try {
             channel.close();
         } catch (IOException e) {
-            failure = ioFailure("File.close", e);
+            if (failure == null) failure = ioFailure("File.close", e);
         }
         shared.close();
         try {
@@ -212,6 +244,10 @@ public final class ChannelFile implements BackendFile {
 
     /** Rank 0 changes the length (truncating only when {@code shrink}); all agree afterwards. */
     private void resize(String call, long bytes, boolean shrink) {
+        lanes.blocking(call, () -> resizeNow(call, bytes, shrink));
+    }
+
+    private void resizeNow(String call, long bytes, boolean shrink) {
         Throwable failure = null;
         comm.barrier(call);
         if (comm.rank() == 0) {
@@ -231,6 +267,10 @@ public final class ChannelFile implements BackendFile {
 
     @Override
     public void sync() {
+        lanes.blocking("File.sync", this::syncNow);
+    }
+
+    private void syncNow() {
         Throwable failure = null;
         try {
             if ((amode & FileIO.MODE_RDONLY) == 0) channel.force(true);
@@ -242,89 +282,204 @@ public final class ChannelFile implements BackendFile {
 
     @Override
     public void setView(long disp, TypeDesc etype, TypeDesc filetype, String datarep) {
-        this.disp = disp;
-        this.etypeSize = Math.max(1, etype.size);
-        this.view = new ViewMap(disp, filetype);
-        // The shared pointer starts again at the view's first etype (MPI_File_set_view).
-        comm.barrier("File.setView");
-        if (comm.rank() == 0) shared.set(0);
-        comm.barrier("File.setView");
+        lanes.blocking("File.setView", () -> {
+            this.current = new View(disp, Math.max(1, etype.size), new ViewMap(disp, filetype));
+            // The shared pointer starts again at the view's first etype (MPI_File_set_view).
+            comm.barrier("File.setView");
+            if (comm.rank() == 0) shared.set(0);
+            comm.barrier("File.setView");
+        });
     }
 
     @Override
     public void setAtomicity(boolean atomic) {
-        this.atomic = atomic;
-        comm.barrier("File.setAtomicity");
+        lanes.blocking("File.setAtomicity", () -> {
+            this.atomic = atomic;
+            comm.barrier("File.setAtomicity");
+        });
+    }
+
+    /**
+     * Hints are collective: every rank takes rank 0's, so that the collective-buffering ones
+     * (which decide how a collective call exchanges data) are the same everywhere.
+     */
+    @Override
+    public void setHints(java.util.Map<String, String> given) {
+        lanes.blocking("File.setInfo", () -> {
+            StringBuilder b = new StringBuilder();
+            for (java.util.Map.Entry<String, String> e : given.entrySet()) {
+                b.append(e.getKey()).append('\0').append(e.getValue() == null ? "" : e.getValue()).append('\0');
+            }
+            byte[] mine = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            String all = new String(comm.bcastBytes("File.setInfo", mine), java.nio.charset.StandardCharsets.UTF_8);
+            String[] parts = all.split("\0", -1);
+            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i + 1 < parts.length; i += 2) m.put(parts[i], parts[i + 1]);
+            hints = hints.with(m);
+        });
+    }
+
+    @Override
+    public java.util.Map<String, String> hints() {
+        return hints.inEffect(comm.size());
     }
 
     // ---- explicit offsets -----------------------------------------------------------------
 
     @Override
     public void readAt(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        long n = read(offset * etypeSize, buf, count, type);
-        done(status, n);
+        View v = current;
+        done(status, read(v, offset * v.etypeSize, buf, count, type));
     }
 
     @Override
     public void writeAt(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        long n = write(offset * etypeSize, buf, count, type);
-        done(status, n);
+        View v = current;
+        done(status, write(v, offset * v.etypeSize, buf, count, type));
     }
 
     @Override
     public void readAtAll(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        Throwable failure = null;
-        long n = 0;
-        try {
-            n = read(offset * etypeSize, buf, count, type);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        agree("File.readAtAll", comm, failure);
-        done(status, n);
+        View v = current;
+        done(status, lanes.blocking("File.readAtAll", () -> collective("File.readAtAll", v, false, offset, buf, count,
+                type)));
     }
 
     @Override
     public void writeAtAll(long offset, Buf buf, int count, TypeDesc type, StatusData status) {
-        Throwable failure = null;
-        long n = 0;
+        View v = current;
+        done(status, lanes.blocking("File.writeAtAll", () -> collective("File.writeAtAll", v, true, offset, buf, count,
+                type)));
+    }
+
+    /**
+     * Accesses that complete later: independent ones (explicit offset, shared pointer) run on the
+     * file's I/O threads, collective ones (and split collectives, whose end is the wait) on its
+     * collective lane in call order. The view is the one in effect at the call.
+     */
+    @Override
+    public BackendRequest start(int where, boolean write, boolean split, long offset, Buf buf, int count,
+                                TypeDesc type) {
+        View v = current;
+        String rw = write ? "Write" : "Read";
+        switch (where) {
+            case AT:
+                return lanes.independent("File.i" + rw + "At", () -> write ? write(v, offset * v.etypeSize, buf, count,
+                        type) : read(v, offset * v.etypeSize, buf, count, type));
+            case SHARED:
+                return lanes.independent("File.i" + rw + "Shared", () -> {
+                    long at = shared.fetchAdd(count * type.size / v.etypeSize);
+                    return write ? write(v, at * v.etypeSize, buf, count, type)
+                            : read(v, at * v.etypeSize, buf, count, type);
+                });
+            case AT_ALL: {
+                String call = split ? "File." + rw.toLowerCase(java.util.Locale.ROOT) + "AtAllBegin"
+                        : "File.i" + rw + "AtAll";
+                return lanes.collective(call, () -> collective(call, v, write, offset, buf, count, type));
+            }
+            default: {
+                String call = "File." + rw.toLowerCase(java.util.Locale.ROOT) + "OrderedBegin";
+                return lanes.collective(call, () -> orderedNow(call, v, buf, count, type, write));
+            }
+        }
+    }
+
+    /**
+     * Whether a collective access of this kind starts with the planning exchange (a failure word
+     * and {@link TwoPhase#WORDS} a rank) rather than doing its own I/O and agreeing: collective
+     * buffering not disabled, not atomic mode, more than one rank.
+     */
+    private boolean planned(boolean write) {
+        return !(write ? hints.cbWrite : hints.cbRead).equals("disable") && !atomic && comm.size() > 1;
+    }
+
+    /** readAtAll / writeAtAll: two-phase when it pays (see {@link TwoPhase}), else each rank's own I/O. */
+    private long collective(String call, View v, boolean write, long offset, Buf buf, int count, TypeDesc type) {
+        long p = offset * v.etypeSize;
+        if (!planned(write)) {
+            Throwable failure = null;
+            long n = 0;
+            try {
+                n = write ? write(v, p, buf, count, type) : read(v, p, buf, count, type);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            agree(call, comm, failure);
+            return n;
+        }
+        long bytes = count * type.size;
+        RuntimeException failure = null;
+        byte[] stream = null;
+        TwoPhase.Access a = null;
         try {
-            n = write(offset * etypeSize, buf, count, type);
+            stream = new byte[Math.toIntExact(bytes)];
+            if (write && bytes > 0) {
+                TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length), 0);
+            }
+            a = TwoPhase.Access.of(v.map, p, bytes);
         } catch (RuntimeException e) {
             failure = e;
         }
-        agree("File.writeAtAll", comm, failure);
-        done(status, n);
+        int w = TwoPhase.WORDS;
+        long[] mine = new long[w + 1];
+        mine[0] = failure == null ? 0 : -errorClass(failure);
+        if (failure == null) System.arraycopy(TwoPhase.describe(a), 0, mine, 1, w);
+        long[] all = comm.allGatherLongs(call, mine);
+        if (failure != null) throw failure;
+        long[] desc = new long[w * comm.size()];
+        for (int r = 0; r < comm.size(); r++) {
+            if (all[(w + 1) * r] < 0) {
+                throw MPIException.of((int) -all[(w + 1) * r], call + ": failed at rank " + r + " (error class "
+                        + -all[(w + 1) * r] + "; that rank's exception says why)");
+            }
+            System.arraycopy(all, (w + 1) * r + 1, desc, w * r, w);
+        }
+        TwoPhase.Plan plan = TwoPhase.plan(desc, comm.size(), hints, write ? hints.cbWrite : hints.cbRead);
+        if (plan == null) {
+            long n = 0;
+            Throwable f = null;
+            try {
+                n = write ? writeStream(v, p, stream) : readStream(v, p, stream, buf, count, type);
+            } catch (RuntimeException e) {
+                f = e;
+            }
+            agree(call, comm, f);
+            return n;
+        }
+        RuntimeException f = write ? TwoPhase.write(call, comm, channel, plan, a, stream)
+                : TwoPhase.read(call, comm, channel, plan, a, stream);
+        long n = bytes;
+        if (f == null && !write) {
+            try {
+                n = TwoPhase.readable(a, channel.size());
+                TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
+                        count, n);
+            } catch (IOException | RuntimeException e) {
+                f = ioFailure(call, e);
+            }
+        }
+        agree(call, comm, f == null ? null : ioFailure(call, f));
+        return n;
     }
 
-    @Override
-    public BackendRequest iReadAt(long offset, Buf buf, int count, TypeDesc type) {
-        StatusData s = new StatusData();
-        readAt(offset, buf, count, type, s);
-        return new CompletedRequest(s);
-    }
-
-    @Override
-    public BackendRequest iWriteAt(long offset, Buf buf, int count, TypeDesc type) {
-        StatusData s = new StatusData();
-        writeAt(offset, buf, count, type, s);
-        return new CompletedRequest(s);
+    private static int errorClass(Throwable failure) {
+        return failure instanceof MPIException ? Math.max(1, ((MPIException) failure).getErrorClass()) : Mpi.ERR_IO;
     }
 
     // ---- the shared file pointer ------------------------------------------------------------
 
     @Override
     public void readShared(Buf buf, int count, TypeDesc type, StatusData status) {
-        long bytes = count * type.size;
-        long at = shared.fetchAdd(bytes / etypeSize);
-        done(status, read(at * etypeSize, buf, count, type));
+        View v = current;
+        long at = shared.fetchAdd(count * type.size / v.etypeSize);
+        done(status, read(v, at * v.etypeSize, buf, count, type));
     }
 
     @Override
     public void writeShared(Buf buf, int count, TypeDesc type, StatusData status) {
-        long bytes = count * type.size;
-        long at = shared.fetchAdd(bytes / etypeSize);
-        done(status, write(at * etypeSize, buf, count, type));
+        View v = current;
+        long at = shared.fetchAdd(count * type.size / v.etypeSize);
+        done(status, write(v, at * v.etypeSize, buf, count, type));
     }
 
     @Override
@@ -339,6 +494,12 @@ public final class ChannelFile implements BackendFile {
 
     /** Ranks take consecutive pieces from the shared pointer in rank order; rank 0 moves it past them all. */
     private void ordered(String call, Buf buf, int count, TypeDesc type, boolean write, StatusData status) {
+        View v = current;
+        done(status, lanes.blocking(call, () -> orderedNow(call, v, buf, count, type, write)));
+    }
+
+    private long orderedNow(String call, View v, Buf buf, int count, TypeDesc type, boolean write) {
+        long etypeSize = v.etypeSize;
         long mine = count * type.size / etypeSize;
         long[] counts = comm.allGather(call, mine);
         for (int r = 0; r < counts.length; r++) {
@@ -357,17 +518,23 @@ public final class ChannelFile implements BackendFile {
         Throwable failure = null;
         long n = 0;
         try {
-            n = write ? write(at * etypeSize, buf, count, type) : read(at * etypeSize, buf, count, type);
+            n = write ? write(v, at * etypeSize, buf, count, type) : read(v, at * etypeSize, buf, count, type);
             if (comm.rank() == 0) shared.set(base + total);
         } catch (RuntimeException e) {
             failure = e;
         }
         agree(call, comm, failure);
-        done(status, n);
+        return n;
     }
 
     @Override
     public void seekShared(long offset, int whence) {
+        lanes.blocking("File.seekShared", () -> seekSharedNow(offset, whence));
+    }
+
+    private void seekSharedNow(long offset, int whence) {
+        View v = current;
+        long disp = v.disp, etypeSize = v.etypeSize;
         Throwable failure = null;
         // Every rank is done with the old pointer before rank 0 moves it.
         comm.barrier("File.seekShared");
@@ -391,8 +558,18 @@ public final class ChannelFile implements BackendFile {
     @Override
     public void failCollective(String call, RuntimeException failure) {
         int errorClass = failure instanceof MPIException ? ((MPIException) failure).getErrorClass() : Mpi.ERR_OTHER;
+        String name = call.startsWith("File.") ? call.substring(5) : call;
+        boolean write = name.startsWith("write") || name.startsWith("iWrite");
         // The first exchange of every data collective: a negative entry means "failed here".
-        comm.allGather(call, -Math.max(1, errorClass));
+        lanes.blocking(call, () -> {
+            if (!name.contains("Ordered") && planned(write)) {
+                long[] mine = new long[TwoPhase.WORDS + 1];
+                mine[0] = -Math.max(1, errorClass);
+                comm.allGatherLongs(call, mine);
+            } else {
+                comm.allGather(call, -Math.max(1, errorClass));
+            }
+        });
         throw failure;
     }
 
@@ -407,42 +584,75 @@ public final class ChannelFile implements BackendFile {
      * Reads {@code count} items of {@code type} from view data byte {@code p} into {@code buf};
      * fewer at the end of the file. Returns the bytes read.
      */
-    private long read(long p, Buf buf, int count, TypeDesc type) {
+    private long read(View v, long p, Buf buf, int count, TypeDesc type) {
         long bytes = count * type.size;
         if (bytes == 0) return 0;
-        byte[] stream = new byte[(int) bytes];
-        long[] got = {0};
-        lockIfAtomic(view.fileByte(p), false);
+        ByteBuffer own = bytesOf(buf, type, bytes);
+        if (own != null) return readInto(v, p, own);
+        return readStream(v, p, new byte[Math.toIntExact(bytes)], buf, count, type);
+    }
+
+    /** Reads the view's bytes from {@code p} into {@code stream}, then unpacks what came into {@code buf}. */
+    private long readStream(View v, long p, byte[] stream, Buf buf, int count, TypeDesc type) {
+        if (stream.length == 0) return 0;
+        long got = readInto(v, p, ByteBuffer.wrap(stream));
         try {
-            view.runs(p, bytes, (filePos, done, length) -> {
-                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+            TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
+                    count, got);
+        } catch (RuntimeException e) {
+            throw ioFailure("File.read", e);
+        }
+        return got;
+    }
+
+    /** Reads the view's bytes from {@code p} into {@code into} (from its position 0); returns the bytes read. */
+    private long readInto(View v, long p, ByteBuffer into) {
+        long bytes = into.capacity();
+        long[] got = {0};
+        FileLock lock = lockIfAtomic(v.map.fileByte(p), false);
+        try {
+            v.map.runs(p, bytes, (filePos, done, length) -> {
+                ByteBuffer b = into.duplicate();
+                b.limit((int) (done + length)).position((int) done);
                 while (b.hasRemaining()) {
                     int r = channel.read(b, filePos + b.position() - done);
                     if (r < 0) break;
                 }
-                got[0] = done + (b.position() - done);
+                got[0] = b.position();
                 return !b.hasRemaining();
             });
-            TypeMapCopy.unpack(new Buf(stream, BaseKind.BYTE, 0, stream.length), 0, BufAccess.forJava(buf), type,
-                    count, got[0]);
             return got[0];
         } catch (IOException | RuntimeException e) {
             throw ioFailure("File.read", e);
         } finally {
-            unlockIfAtomic();
+            unlockIfAtomic(lock);
         }
     }
 
     /** Writes {@code count} items of {@code type} from {@code buf} at view data byte {@code p}. */
-    private long write(long p, Buf buf, int count, TypeDesc type) {
+    private long write(View v, long p, Buf buf, int count, TypeDesc type) {
         long bytes = count * type.size;
         if (bytes == 0) return 0;
-        byte[] stream = new byte[(int) bytes];
+        ByteBuffer own = bytesOf(buf, type, bytes);
+        if (own != null) return writeFrom(v, p, own);
+        byte[] stream = new byte[Math.toIntExact(bytes)];
         TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length), 0);
-        lockIfAtomic(view.fileByte(p), true);
+        return writeStream(v, p, stream);
+    }
+
+    private long writeStream(View v, long p, byte[] stream) {
+        if (stream.length == 0) return 0;
+        return writeFrom(v, p, ByteBuffer.wrap(stream));
+    }
+
+    /** Writes {@code from}'s bytes (from its position 0) at view data byte {@code p}. */
+    private long writeFrom(View v, long p, ByteBuffer from) {
+        long bytes = from.capacity();
+        FileLock lock = lockIfAtomic(v.map.fileByte(p), true);
         try {
-            view.runs(p, bytes, (filePos, done, length) -> {
-                ByteBuffer b = ByteBuffer.wrap(stream, (int) done, (int) length);
+            v.map.runs(p, bytes, (filePos, done, length) -> {
+                ByteBuffer b = from.duplicate();
+                b.limit((int) (done + length)).position((int) done);
                 while (b.hasRemaining()) channel.write(b, filePos + b.position() - done);
                 return true;
             });
@@ -450,37 +660,55 @@ public final class ChannelFile implements BackendFile {
         } catch (IOException | RuntimeException e) {
             throw ioFailure("File.write", e);
         } finally {
-            unlockIfAtomic();
+            unlockIfAtomic(lock);
         }
     }
 
-    private FileLock rangeLock;
+    /**
+     * The user's bytes themselves when no packing is needed (a contiguous type over a byte array
+     * or a direct ByteBuffer): the access then reads or writes them in place, with no copy in
+     * Java (none at all for a direct buffer). Null otherwise.
+     */
+    private static ByteBuffer bytesOf(Buf buf, TypeDesc type, long bytes) {
+        if (type.derived instanceof io.github.mpi4j.spi.TypeMap || type.extent != type.size || buf == null) return null;
+        if (bytes > buf.byteLength()) return null;
+        if (buf.base instanceof byte[]) {
+            return ByteBuffer.wrap((byte[]) buf.base, buf.offset, (int) bytes).slice();
+        }
+        if (buf.base instanceof ByteBuffer && ((ByteBuffer) buf.base).isDirect()) {
+            ByteBuffer d = ((ByteBuffer) buf.base).duplicate();
+            d.clear();
+            d.position(buf.offset).limit(buf.offset + (int) bytes);
+            return d.slice();
+        }
+        return null;
+    }
 
     /**
      * Atomic mode: one access at a time in this JVM, and a lock from the access's first byte to
-     * the end of the file against other processes (a view's runs may spread past the data length).
+     * the end of the file against other processes (a view's runs may spread past the data
+     * length). Returns the lock to release, or null outside atomic mode.
      */
-    private void lockIfAtomic(long pos, boolean write) {
-        if (!atomic) return;
+    private FileLock lockIfAtomic(long pos, boolean write) {
+        if (!atomic) return null;
         atomicLock.lock();
         try {
             boolean canWrite = (amode & FileIO.MODE_RDONLY) == 0;
             boolean canRead = (amode & FileIO.MODE_WRONLY) == 0;
-            rangeLock = channel.lock(pos, Long.MAX_VALUE - pos, !canWrite || (!write && canRead));
+            return channel.lock(pos, Long.MAX_VALUE - pos, !canWrite || (!write && canRead));
         } catch (IOException | RuntimeException e) {
             atomicLock.unlock();
             throw ioFailure("File (atomic mode)", e);
         }
     }
 
-    private void unlockIfAtomic() {
-        if (!atomic || rangeLock == null) return;
+    private void unlockIfAtomic(FileLock lock) {
+        if (lock == null) return;
         try {
-            rangeLock.release();
+            lock.release();
         } catch (IOException e) {
             // The channel is still open; a lock that cannot be released goes with the channel.
         } finally {
-            rangeLock = null;
             atomicLock.unlock();
         }
     }

@@ -78,6 +78,67 @@ public final class FileComm {
         return data;
     }
 
+    /** Every rank's {@code values} (the same length at every rank), rank after rank. */
+    long[] allGatherLongs(String call, long[] values) {
+        long[] all = new long[comm.size() * values.length];
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().allGather(new Buf(values, Predefined.T_LONG.arrayKind, 0, values.length), values.length,
+                    Predefined.T_LONG, new Buf(all, Predefined.T_LONG.arrayKind, 0, all.length), values.length,
+                    Predefined.T_LONG);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+        return all;
+    }
+
+    /** One int to each rank ({@code send[r]} goes to rank r); returns what each rank sent here. */
+    int[] allToAllInts(String call, int[] send) {
+        int[] recv = new int[comm.size()];
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().allToAll(new Buf(send, Predefined.T_INT.arrayKind, 0, send.length), 1, Predefined.T_INT,
+                    new Buf(recv, Predefined.T_INT.arrayKind, 0, recv.length), 1, Predefined.T_INT);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+        return recv;
+    }
+
+    /** Bytes to every rank: {@code sendCounts[r]} bytes of {@code send} (rank after rank) go to rank r. */
+    byte[] allToAllv(String call, byte[] send, int[] sendCounts, int[] recvCounts) {
+        int n = comm.size();
+        int[] sd = new int[n], rd = new int[n];
+        int total = 0;
+        for (int r = 1; r < n; r++) sd[r] = sd[r - 1] + sendCounts[r - 1];
+        for (int r = 0; r < n; r++) {
+            rd[r] = total;
+            total += recvCounts[r];
+        }
+        byte[] recv = new byte[total];
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            comm.collectives().allToAllv(new Buf(send, Predefined.T_BYTE.arrayKind, 0, send.length), sendCounts, sd,
+                    Predefined.T_BYTE, new Buf(recv, Predefined.T_BYTE.arrayKind, 0, recv.length), recvCounts, rd,
+                    Predefined.T_BYTE);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+        return recv;
+    }
+
     public void free() {
         comm.free();
     }

@@ -48,6 +48,24 @@ public final class ViewMap {
         return at[0];
     }
 
+    /**
+     * How many of view data bytes {@code [p, p + length)} a read gets from a file of
+     * {@code fileSize} bytes: the runs in order, up to the first one the end of the file cuts.
+     */
+    public long readable(long p, long length, long fileSize) {
+        long[] got = {0};
+        try {
+            runs(p, length, (filePos, done, n) -> {
+                long here = Math.max(0, Math.min(n, fileSize - filePos));
+                got[0] = done + here;
+                return here == n;
+            });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return got[0];
+    }
+
     /** Visits, in order, the file runs that hold view data bytes {@code [p, p + length)}. */
     public void runs(long p, long length, Runs visit) throws java.io.IOException {
         if (length == 0) return;

@@ -38,9 +38,34 @@ public interface BackendFile {
     /** MPI_File_write_at_all; collective. */
     void writeAtAll(long offset, Buf buf, int count, TypeDesc type, StatusData status);
 
-    BackendRequest iReadAt(long offset, Buf buf, int count, TypeDesc type);
+    // ---- accesses that complete later --------------------------------------------------
 
-    BackendRequest iWriteAt(long offset, Buf buf, int count, TypeDesc type);
+    /** Where a started access goes: an explicit offset (independent or collective), the shared pointer, rank order. */
+    int AT = 0, AT_ALL = 1, SHARED = 2, ORDERED = 3;
+
+    /**
+     * Starts an access that completes later: MPI_File_iread_at / iwrite_at / iread_at_all /
+     * iwrite_at_all / iread_shared / iwrite_shared ({@code split} false), or the begin of a
+     * split collective ({@code split} true, {@code where} AT_ALL or ORDERED), whose end is the
+     * request's wait. The buffer belongs to the operation until the request completes. A
+     * request's status reports the bytes moved; a cancelled request that had not started
+     * reports cancelled.
+     */
+    BackendRequest start(int where, boolean write, boolean split, long offset, Buf buf, int count, TypeDesc type);
+
+    // ---- hints (MPI_Info) -------------------------------------------------------------------
+
+    /**
+     * MPI_File_set_info (also the hints given at open and to set_view): the backend uses what it
+     * knows and keeps the rest. Collective.
+     */
+    default void setHints(java.util.Map<String, String> hints) {
+    }
+
+    /** MPI_File_get_info: the hints in effect (the backend's values for the ones it uses); null if it keeps none. */
+    default java.util.Map<String, String> hints() {
+        return null;
+    }
 
     // ---- the shared file pointer -------------------------------------------------------
 

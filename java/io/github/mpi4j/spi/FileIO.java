@@ -9,6 +9,13 @@ public interface FileIO {
     /** MPI_File_open. */
     BackendFile open(String path, int amode);
 
+    /** MPI_File_open with hints (MPI_Info keys and values); backends that use none ignore them. */
+    default BackendFile open(String path, int amode, java.util.Map<String, String> hints) {
+        BackendFile f = open(path, amode);
+        if (hints != null && !hints.isEmpty()) f.setHints(hints);
+        return f;
+    }
+
     /** MPI_File_delete (not collective). */
     void delete(String path);
 

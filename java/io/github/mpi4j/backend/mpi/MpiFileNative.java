@@ -14,8 +14,14 @@ final class MpiFileNative {
     static final int READ_AT = 0, WRITE_AT = 1, READ_AT_ALL = 2, WRITE_AT_ALL = 3, READ_SHARED = 4,
             WRITE_SHARED = 5, READ_ORDERED = 6, WRITE_ORDERED = 7;
 
-    /** MPI_File_open with MPI_INFO_NULL; returns the handle. */
-    static native long open0(long comm, String path, int amode);
+    /** MPI_File_open with the hints keys[i] = values[i] (MPI_INFO_NULL when keys is null or empty); returns the handle. */
+    static native long open0(long comm, String path, int amode, String[] keys, String[] values);
+
+    /** MPI_File_set_info; collective. */
+    static native void setInfo0(long fh, String[] keys, String[] values);
+
+    /** MPI_File_get_info: {key0, value0, key1, value1, ...}. */
+    static native String[] getInfo0(long fh);
 
     static native void close0(long fh);
 
@@ -29,7 +35,8 @@ final class MpiFileNative {
 
     static native void sync0(long fh);
 
-    static native void setView0(long fh, long disp, long etype, long filetype, String datarep);
+    static native void setView0(long fh, long disp, long etype, long filetype, String datarep, String[] keys,
+                                String[] values);
 
     static native void setAtomicity0(long fh, boolean atomic);
 
@@ -39,4 +46,15 @@ final class MpiFileNative {
     static native void seekShared0(long fh, long offset, int whence);
 
     static native long positionShared0(long fh);
+
+    /**
+     * MPI_File_i{read,write}{_at,_at_all,_shared} ({@code split} false; returns the MPI_Request) or
+     * the begin of a split collective ({@code split} true; returns 0). {@code where} is one of
+     * BackendFile.AT, AT_ALL, SHARED, ORDERED. The buffer must stay where it is until completion.
+     */
+    static native long start0(int where, boolean write, boolean split, long fh, long offset, Object buf, int mode,
+                              long off, int count, long type);
+
+    /** The end of a split collective begun by {@link #start0}; returns the bytes moved. */
+    static native long splitEnd0(int where, boolean write, long fh, Object buf, int mode, long off);
 }

@@ -23,6 +23,11 @@ final class MpiRequest implements BackendRequest {
     boolean receivesOnly;
     /** A persistent request between start() and its completion. */
     private boolean active;
+    /**
+     * A file access (MPI_File_i*): some MPI-IO layers leave the cancelled flag of its status
+     * unset, so an access that moved bytes is reported as not cancelled whatever the flag says.
+     */
+    boolean fileAccess;
 
     MpiRequest(long handle, boolean persistent, Object keepAlive, MpiUserOps.Use userOp, Arg... args) {
         this.handle = handle;
@@ -63,6 +68,7 @@ final class MpiRequest implements BackendRequest {
 
     /** Bookkeeping once MPI reports completion (also called by the multi-request waits). */
     void completed(StatusData status) {
+        if (fileAccess && status != null && status.bytes > 0) status.cancelled = false;
         long received = receivesOnly && status != null ? status.bytes : -1;
         for (Arg a : args) {
             a.complete(received);
