@@ -42,9 +42,7 @@ final class Environment {
         info.set("maxprocs", Integer.toString(worldSize));
         info.set("host", host);
         info.set("arch", System.getProperty("os.arch", ""));
-        // Open MPI takes $PWD when set, the working directory otherwise.
-        String pwd = System.getenv("PWD");
-        info.set("wdir", pwd != null && !pwd.isEmpty() ? pwd : System.getProperty("user.dir", ""));
+        info.set("wdir", workingDirectory());
         info.set("thread_level", threadLevelName(threadLevel));
         fillOmpiInfoEnv(info, worldSize);
     }
@@ -59,6 +57,21 @@ final class Environment {
         info.set("ompi_num_apps", envOr("OMPI_NUM_APP_CTX", "1"));
         info.set("ompi_first_rank", envOr("OMPI_FIRST_RANKS", "0"));
         info.set("ompi_np", envOr("OMPI_APP_CTX_NUM_PROCS", Integer.toString(worldSize)));
+    }
+
+    /**
+     * The working directory as Open MPI names it: $PWD when set (the name the shell used, links
+     * kept), the JVM's working directory when $PWD is unset or names another directory.
+     */
+    static String workingDirectory() {
+        String dir = System.getProperty("user.dir", "");
+        String pwd = System.getenv("PWD");
+        if (pwd == null || pwd.isEmpty() || pwd.equals(dir)) return dir;
+        try {
+            return java.nio.file.Files.isSameFile(java.nio.file.Path.of(pwd), java.nio.file.Path.of(dir)) ? pwd : dir;
+        } catch (java.io.IOException | RuntimeException e) {
+            return dir;
+        }
     }
 
     private static String envOr(String name, String otherwise) {
