@@ -679,10 +679,14 @@ public final class Win implements Freeable {
         return errhandler;
     }
 
-    /** MPI_Win_call_errhandler: throws the MPIException of {@code errorCode}. */
+    /**
+     * MPI_Win_call_errhandler: applies the window's handler to {@code errorCode}, as MPI and the
+     * Open MPI bindings do: MPI.ERRORS_RETURN returns, MPI.ERRORS_ARE_FATAL (the default) ends the
+     * job with the code, as File and Comm do.
+     */
     public void callErrhandler(int errorCode) throws MPIException {
         impl("Win.callErrhandler");
-        throw MPIException.of(errorCode, "Win.callErrhandler: error code " + errorCode);
+        Errhandlers.call(comm, errhandler, errorCode);
     }
 
     /** MPI_Win_free (collective); refused while this process has an epoch open. */

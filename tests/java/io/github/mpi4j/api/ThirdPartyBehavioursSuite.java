@@ -12,6 +12,7 @@ import mpi.Message;
 import mpi.Request;
 import mpi.Status;
 import mpi.Struct;
+import mpi.Win;
 
 /**
  * Behaviours that third-party test programs written for the Open MPI bindings and MPJ Express
@@ -188,5 +189,24 @@ public class ThirdPartyBehavioursSuite {
         byte[] big = new byte[1 << 20];
         Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.bSend(big, big.length, MPI.BYTE, me, 83), "buffer");
         comm.barrier();
+    }
+
+    /**
+     * Win.callErrhandler applies the window's handler: the default is MPI.ERRORS_ARE_FATAL (MPI's
+     * default for windows) and under MPI.ERRORS_RETURN the call returns, as MPI_Win_call_errhandler
+     * does (a fatal one ends the job, which a suite cannot check).
+     */
+    @RankTest
+    public void windowCallErrhandlerReturnsUnderErrorsReturn(Intracomm comm) {
+        Win win = Win.allocate(4 * 4, 4, MPI.INFO_NULL, comm);
+        try {
+            Check.isTrue(win.getErrhandler() == MPI.ERRORS_ARE_FATAL, "a new window's handler is ERRORS_ARE_FATAL");
+            win.setErrhandler(MPI.ERRORS_RETURN);
+            win.callErrhandler(MPI.ERR_WIN); // returns: nothing thrown, the job goes on
+            Check.isTrue(win.getErrhandler() == MPI.ERRORS_RETURN, "handler kept");
+            comm.barrier();
+        } finally {
+            win.free();
+        }
     }
 }
