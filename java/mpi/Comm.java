@@ -458,6 +458,11 @@ public class Comm implements Freeable, Cloneable {
         if (keyval == MPI.TAG_UB) return c.tagUpperBound();
         if (keyval > MPI.TAG_UB && keyval <= MPI.UNIVERSE_SIZE) return session.backend().predefinedAttribute(keyval);
         synchronized (this) {
+            // MPI.KEYVAL_INVALID is MPI_ERR_KEYVAL, as Open MPI's argument check answers; other
+            // unknown keys read no value.
+            if (keyval == MPI.KEYVAL_INVALID) {
+                throw MPIException.of(MPI.ERR_KEYVAL, "getAttr: keyval is MPI.KEYVAL_INVALID");
+            }
             return attrs == null ? null : attrs.get(keyval);
         }
     }

@@ -82,7 +82,8 @@ public final class Status {
         switch (datatype.desc.layout) {
             case DERIVED:
                 // Leaf elements, counting those of a partly received item too (issue 10).
-                return (int) ((io.github.mpi4j.spi.TypeMap) datatype.desc.derived).leafItemsIn(bytes);
+                long leaves = ((io.github.mpi4j.spi.TypeMap) datatype.desc.derived).leafItemsIn(bytes);
+                return leaves < 0 ? MPI.UNDEFINED : (int) leaves;
             case PAIR:
             case COMPLEX:
             case VALUE_INT:
@@ -90,7 +91,9 @@ public final class Status {
                 long size = datatype.desc.size;
                 long whole = bytes / size * 2;
                 long rest = bytes % size;
-                return (int) (whole + (rest >= unit ? 1 : 0));
+                // A message ending inside a basic element: MPI_UNDEFINED, as for the basic types.
+                if (rest != 0 && rest != unit) return MPI.UNDEFINED;
+                return (int) (whole + (rest == unit ? 1 : 0));
             default:
                 if (unit == 0) return 0;
                 return bytes % unit == 0 ? (int) (bytes / unit) : MPI.UNDEFINED;

@@ -174,7 +174,10 @@ public final class FabricBackend implements Backend {
     synchronized Engine.Op bufferedSend(FabricComm comm, int ctx, int dest, int tag, Buf buf, long len) {
         reapBufferedSends();
         if (attached == null) {
-            throw MPIException.of(Mpi.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer)");
+            if (len <= BSEND_WITHOUT_BUFFER_BYTES) return unbufferedSmallBsend(ctx, dest, tag, buf, len);
+            throw MPIException.of(Mpi.ERR_BUFFER, "bSend: no buffer is attached (use MPI.attachBuffer) and the "
+                    + "message of " + len + " bytes is longer than the " + BSEND_WITHOUT_BUFFER_BYTES
+                    + " bytes sent without one");
         }
         // The copy and its bookkeeping live on the heap, so a message takes only its own bytes of
         // the attached buffer (MPI.BSEND_OVERHEAD is an upper bound): a buffer of exactly
@@ -371,4 +374,29 @@ public final class FabricBackend implements Backend {
     // ---- derived datatypes (issue 10) ----
     /** The communicators the API gets: {@link #world} and {@link #self} taking derived datatypes. */
     private final BackendComm packingWorld, packingSelf;
+
+    // ---- buffered sends without an attached buffer (issue 10) ----
+
+    /**
+     * Longest buffered send taken with no buffer attached. MPI makes such a send erroneous, but
+     * Open MPI completes a small one as an eager send (up to about 4 KB to another process over
+     * shared memory, 1 KB to itself) and programs written for it rely on that (a few ints sent
+     * with ibSend and no attachBuffer); the MPI backend passes those to Open MPI, so the fabric
+     * takes them too. Longer ones are refused with MPI.ERR_BUFFER as before.
+     */
+    static final int BSEND_WITHOUT_BUFFER_BYTES = 4000;
+
+    /** A small buffered send with no buffer attached: copied at the call and sent, complete at once. */
+    private Engine.Op unbufferedSmallBsend(int ctx, int dest, int tag, Buf buf, long len) {
+        Buf copy = BufAccess.allocate(BaseKind.BYTE, len, false);
+        BufAccess.copy(buf, 0, copy, 0, len);
+        Engine.Op op = engine.isend(ctx, dest, tag, copy, 0, len, false);
+        bsends.add(new Object[] {op, 0L}); // no attached bytes used; finalize and detach still wait for it
+        Engine.SendOp done = new Engine.SendOp(dest, copy, 0, len, false);
+        done.source = engine.me;
+        done.tag = tag;
+        done.bytes = len;
+        done.done = true;
+        return done;
+    }
 }

@@ -96,7 +96,8 @@ public final class TypeMap {
 
     /**
      * Leaf items in the first {@code bytes} bytes of the packed data of {@code items} items: the
-     * basic elements MPI_Get_elements counts when a message ends inside an item.
+     * basic elements MPI_Get_elements counts when a message ends inside an item; -1 when it ends
+     * inside a basic element (MPI_Get_elements answers MPI_UNDEFINED then).
      */
     public long leafItemsIn(long bytes) {
         if (size == 0) return 0;
@@ -109,6 +110,8 @@ public final class TypeMap {
                 n += count[i];
                 rest -= b;
             } else {
+                // A message ending inside a basic element has no whole number of them: MPI_UNDEFINED (-1 here).
+                if (rest % leaf[i].size != 0) return -1;
                 n += rest / leaf[i].size;
                 rest = 0;
             }
