@@ -4,6 +4,7 @@ import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.buffer.Buffers;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.BackendWindow;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
@@ -12,8 +13,6 @@ import io.github.mpi4j.spi.OneSided;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
-import io.github.mpi4j.spi.SendMode;
-import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.Timeout;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
@@ -39,10 +38,8 @@ final class FabricWindow implements BackendWindow {
     /** Windows being made or in use in this JVM, by a key rank 0 draws. */
     private static final Map<Long, Shared> WINDOWS = new ConcurrentHashMap<>();
 
-    private static final int TAG_POST = 1, TAG_DONE = 2;
     /** mpi.MPI's lock types. */
     private static final int LOCK_EXCLUSIVE = 1, LOCK_SHARED = 2;
-    private static final Buf EMPTY = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
 
     /** What the ranks of one window share. */
     private static final class Shared {
@@ -179,11 +176,12 @@ final class FabricWindow implements BackendWindow {
     private final Locks locks;
     /** Between processes: the mapped files, unlinked once every rank mapped them. */
     private final ShmWindow shm;
-    private int[] startGroup, postGroup;
+    private final PscwEpochs pscw;
 
     private FabricWindow(FabricComm sync, long key, Buf[] parts, int[] dispUnits, Locks locks, ShmWindow shm,
                          double timeout) {
         this.sync = sync;
+        this.pscw = new PscwEpochs(sync);
         this.key = key;
         this.rank = sync.rank();
         this.stamps = new long[sync.size()];
@@ -368,38 +366,18 @@ final class FabricWindow implements BackendWindow {
         BufAccess.put(old, 0, result, 0, n);
     }
 
-    /** RMA here completes when the call returns: the request is complete. */
-    private static final class Done implements BackendRequest {
-        @Override
-        public void waitFor(StatusData status) {
-        }
-
-        @Override
-        public boolean test(StatusData status) {
-            return true;
-        }
-
-        @Override
-        public void cancel() {
-        }
-
-        @Override
-        public void free() {
-        }
-    }
-
     @Override
     public BackendRequest rPut(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new Done();
+        return new CompletedRequest(null); // done at the call: complete
     }
 
     @Override
     public BackendRequest rGet(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
         get(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new Done();
+        return new CompletedRequest(null); // done at the call: complete
     }
 
     // ---- synchronization -------------------------------------------------------------------------
@@ -411,35 +389,27 @@ final class FabricWindow implements BackendWindow {
 
     @Override
     public void post(int[] group, int assertion) {
-        for (int origin : group) sync.send(EMPTY, 0, Predefined.T_BYTE, origin, TAG_POST, SendMode.STANDARD);
-        postGroup = group;
+        pscw.post(group);
     }
 
     @Override
     public void start(int[] group, int assertion) {
-        for (int target : group) sync.recv(EMPTY, 0, Predefined.T_BYTE, target, TAG_POST, new StatusData());
-        startGroup = group;
+        pscw.start(group);
     }
 
     @Override
     public void complete() {
-        for (int target : startGroup) sync.send(EMPTY, 0, Predefined.T_BYTE, target, TAG_DONE, SendMode.STANDARD);
-        startGroup = null;
+        pscw.complete();
     }
 
     @Override
     public void waitForExposure() {
-        for (int origin : postGroup) sync.recv(EMPTY, 0, Predefined.T_BYTE, origin, TAG_DONE, new StatusData());
-        postGroup = null;
+        pscw.waitForExposure();
     }
 
     @Override
     public boolean testExposure() {
-        for (int origin : postGroup) {
-            if (!sync.iprobe(origin, TAG_DONE, new StatusData())) return false;
-        }
-        waitForExposure();
-        return true;
+        return pscw.testExposure();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.mpi4j.fabric;
 
 import io.github.mpi4j.buffer.TypeMapCopy;
 import io.github.mpi4j.spi.BackendRequest;
+import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.BackendWindow;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
@@ -9,8 +10,6 @@ import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
-import io.github.mpi4j.spi.SendMode;
-import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -34,10 +33,8 @@ import mpi.MPIException;
  * first served) and are answered when granted; {@code MPI.MODE_NOCHECK} sends nothing.
  */
 final class TransportWindow implements BackendWindow {
-    private static final int TAG_POST = 1, TAG_DONE = 2;
     /** mpi.MPI's values. */
     private static final int LOCK_SHARED = 2, NOCHECK = 1;
-    private static final Buf EMPTY = new Buf(new byte[0], BaseKind.BYTE, 0, 0);
     /** Room in a reply for an error text. */
     private static final int TEXT_ROOM = 1024;
 
@@ -56,11 +53,12 @@ final class TransportWindow implements BackendWindow {
     /** Targets locked with MODE_NOCHECK: no lock was taken there. */
     private final boolean[] unchecked;
     private final double timeout;
-    private int[] startGroup, postGroup;
+    private final PscwEpochs pscw;
 
     /** Collective over {@code sync} (a private duplicate the window owns); {@code base} null: a dynamic window. */
     TransportWindow(FabricComm sync, Buf base, long bytes, int dispUnit, double timeout) {
         this.sync = sync;
+        this.pscw = new PscwEpochs(sync);
         this.timeout = timeout;
         this.rank = sync.rank();
         this.size = sync.size();
@@ -222,38 +220,18 @@ final class TransportWindow implements BackendWindow {
         RmaRuns.unpack(buf(rep), RmaService.dataAt(rep), result, type, 1);
     }
 
-    /** The operations complete (locally) before they return: the request is complete. */
-    private static final class Done implements BackendRequest {
-        @Override
-        public void waitFor(StatusData status) {
-        }
-
-        @Override
-        public boolean test(StatusData status) {
-            return true;
-        }
-
-        @Override
-        public void cancel() {
-        }
-
-        @Override
-        public void free() {
-        }
-    }
-
     @Override
     public BackendRequest rPut(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new Done();
+        return new CompletedRequest(null); // done at the call: complete
     }
 
     @Override
     public BackendRequest rGet(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
         get(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new Done();
+        return new CompletedRequest(null); // done at the call: complete
     }
 
     // ---- synchronization -------------------------------------------------------------------------
@@ -278,36 +256,28 @@ final class TransportWindow implements BackendWindow {
 
     @Override
     public void post(int[] group, int assertion) {
-        for (int origin : group) sync.send(EMPTY, 0, Predefined.T_BYTE, origin, TAG_POST, SendMode.STANDARD);
-        postGroup = group;
+        pscw.post(group);
     }
 
     @Override
     public void start(int[] group, int assertion) {
-        for (int target : group) sync.recv(EMPTY, 0, Predefined.T_BYTE, target, TAG_POST, new StatusData());
-        startGroup = group;
+        pscw.start(group);
     }
 
     @Override
     public void complete() {
-        for (int target : startGroup) settle("Win.complete", target);
-        for (int target : startGroup) sync.send(EMPTY, 0, Predefined.T_BYTE, target, TAG_DONE, SendMode.STANDARD);
-        startGroup = null;
+        for (int target : pscw.startGroup()) settle("Win.complete", target);
+        pscw.complete();
     }
 
     @Override
     public void waitForExposure() {
-        for (int origin : postGroup) sync.recv(EMPTY, 0, Predefined.T_BYTE, origin, TAG_DONE, new StatusData());
-        postGroup = null;
+        pscw.waitForExposure();
     }
 
     @Override
     public boolean testExposure() {
-        for (int origin : postGroup) {
-            if (!sync.iprobe(origin, TAG_DONE, new StatusData())) return false;
-        }
-        waitForExposure();
-        return true;
+        return pscw.testExposure();
     }
 
     @Override
