@@ -30,32 +30,14 @@ public final class FileComm {
     }
 
     void barrier(String call) {
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().barrier();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().barrier());
     }
 
     /** Every rank's {@code value}, indexed by rank. */
     long[] allGather(String call, long value) {
         long[] all = new long[comm.size()];
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().allGather(new Buf(new long[] {value}, Predefined.T_LONG.arrayKind, 0, 1), 1,
-                    Predefined.T_LONG, new Buf(all, Predefined.T_LONG.arrayKind, 0, all.length), 1, Predefined.T_LONG);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().allGather(longs(new long[] {value}), 1, Predefined.T_LONG,
+                longs(all), 1, Predefined.T_LONG));
         return all;
     }
 
@@ -64,52 +46,23 @@ public final class FileComm {
         long n = allGather(call, comm.rank() == 0 ? fromRoot.length : 0)[0];
         byte[] data = comm.rank() == 0 ? fromRoot : new byte[(int) n];
         if (n == 0) return data;
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().bcast(new Buf(data, Predefined.T_BYTE.arrayKind, 0, data.length), data.length,
-                    Predefined.T_BYTE, 0);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().bcast(bytes(data), data.length, Predefined.T_BYTE, 0));
         return data;
     }
 
     /** Every rank's {@code values} (the same length at every rank), rank after rank. */
     long[] allGatherLongs(String call, long[] values) {
         long[] all = new long[comm.size() * values.length];
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().allGather(new Buf(values, Predefined.T_LONG.arrayKind, 0, values.length), values.length,
-                    Predefined.T_LONG, new Buf(all, Predefined.T_LONG.arrayKind, 0, all.length), values.length,
-                    Predefined.T_LONG);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().allGather(longs(values), values.length, Predefined.T_LONG,
+                longs(all), values.length, Predefined.T_LONG));
         return all;
     }
 
     /** One int to each rank ({@code send[r]} goes to rank r); returns what each rank sent here. */
     int[] allToAllInts(String call, int[] send) {
         int[] recv = new int[comm.size()];
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().allToAll(new Buf(send, Predefined.T_INT.arrayKind, 0, send.length), 1, Predefined.T_INT,
-                    new Buf(recv, Predefined.T_INT.arrayKind, 0, recv.length), 1, Predefined.T_INT);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().allToAll(ints(send), 1, Predefined.T_INT, ints(recv), 1,
+                Predefined.T_INT));
         return recv;
     }
 
@@ -124,18 +77,8 @@ public final class FileComm {
             total += recvCounts[r];
         }
         byte[] recv = new byte[total];
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            comm.collectives().allToAllv(new Buf(send, Predefined.T_BYTE.arrayKind, 0, send.length), sendCounts, sd,
-                    Predefined.T_BYTE, new Buf(recv, Predefined.T_BYTE.arrayKind, 0, recv.length), recvCounts, rd,
-                    Predefined.T_BYTE);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        collective(call, () -> comm.collectives().allToAllv(bytes(send), sendCounts, sd, Predefined.T_BYTE,
+                bytes(recv), recvCounts, rd, Predefined.T_BYTE));
         return recv;
     }
 
@@ -161,5 +104,31 @@ public final class FileComm {
                         + "; that rank's exception says why)");
             }
         }
+    }
+
+    /** Runs {@code call} as one bracketed collective of the backend, so a failure reaches every rank. */
+    private void collective(String call, Runnable body) {
+        comm.beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            comm.endCollective(failure);
+        }
+    }
+
+    private static Buf longs(long[] a) {
+        return new Buf(a, Predefined.T_LONG.arrayKind, 0, a.length);
+    }
+
+    private static Buf ints(int[] a) {
+        return new Buf(a, Predefined.T_INT.arrayKind, 0, a.length);
+    }
+
+    private static Buf bytes(byte[] a) {
+        return new Buf(a, Predefined.T_BYTE.arrayKind, 0, a.length);
     }
 }

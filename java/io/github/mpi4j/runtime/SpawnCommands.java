@@ -119,7 +119,8 @@ public final class SpawnCommands {
     private static String withMpi4j(String cp) {
         String own;
         try {
-            own = Path.of(mpi.MPI.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            // This class ships in the same jar (or classes folder) as package mpi.
+            own = Path.of(SpawnCommands.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (Exception e) {
             return cp;
         }
