@@ -277,6 +277,10 @@ public final class Buffers {
 
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
         if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type) || TypeRules.leavesAre(kind, type)) return;
+        // A derived type without data (an empty struct) moves nothing, so any primitive array or buffer will do.
+        if (type.derived instanceof TypeMap && type.size == 0 && kind != BaseKind.OBJECT && type.layout != Layout.OBJECT) {
+            return;
+        }
         if (type.layout == Layout.OBJECT) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
         }
