@@ -28,4 +28,19 @@ class ThirdPartyIoRmaTest {
     Stream<DynamicNode> fabricThreads() {
         return SuiteRunner.threads(ThirdPartyIoRmaSuite.class, 1, 2, 4);
     }
+
+    @TestFactory
+    Stream<DynamicNode> buffersOpenMpi() {
+        return SuiteRunner.run(ThirdPartyBuffersSuite.class, Jobs.Launcher.MPIRUN, List.of(), null, 2);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> buffersFabricProcesses() {
+        return SuiteRunner.run(ThirdPartyBuffersSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 2);
+    }
+
+    @TestFactory
+    Stream<DynamicNode> buffersFabricThreads() {
+        return SuiteRunner.threads(ThirdPartyBuffersSuite.class, 1, 3);
+    }
 }
