@@ -57,7 +57,8 @@ public final class Win implements Freeable {
 
     /**
      * Open MPI's MPI_Win_allocate / MPI_Win_allocate_shared constructor. {@code FLAVOR_PRIVATE}
-     * makes the window over {@code base} itself; {@code FLAVOR_SHARED} allocates shared memory
+     * allocates window memory of {@code size} elements of {@code base}'s kind (MPI_Win_allocate,
+     * as Open MPI's bindings do; reach it with {@link #getBase}); {@code FLAVOR_SHARED} allocates shared memory
      * of {@code size} elements of {@code base}'s kind (reach it with {@link #getBase} and
      * {@link #sharedQuery}; {@code base} is left untouched).
      */
@@ -88,7 +89,7 @@ public final class Win implements Freeable {
     }
 
     private static int flavorOf(int flavor) {
-        if (flavor == FLAVOR_PRIVATE) return MPI.WIN_FLAVOR_CREATE;
+        if (flavor == FLAVOR_PRIVATE) return MPI.WIN_FLAVOR_ALLOCATE; // MPI_Win_allocate, as in Open MPI's bindings
         if (flavor == FLAVOR_SHARED) return MPI.WIN_FLAVOR_SHARED;
         throw MPIException.of(MPI.ERR_ARG, "Win: flavor " + flavor + " is neither Win.FLAVOR_PRIVATE (0) nor "
                 + "Win.FLAVOR_SHARED (1)");

@@ -124,4 +124,27 @@ public class ThirdPartyIoRmaSuite {
             alloc.free();
         }
     }
+
+    /** Open MPI's allocate constructor with FLAVOR_PRIVATE is MPI_Win_allocate: base only gives the element kind. */
+    @RankTest
+    public void privateFlavorAllocates(Intracomm comm) {
+        int me = comm.getRank(), n = comm.getSize(), next = (me + 1) % n, prev = (me + n - 1) % n;
+        int elems = 8 + me;
+        Win win = new Win(elems, 1, MPI.INFO_NULL, comm, MPI.newCharBuffer(0), Win.FLAVOR_PRIVATE);
+        try {
+            Check.equal(MPI.WIN_FLAVOR_ALLOCATE, (Integer) win.getAttr(MPI.WIN_CREATE_FLAVOR), "flavor");
+            Check.equal(Integer.valueOf(2 * elems), win.getAttr(MPI.WIN_SIZE), "WIN_SIZE of " + elems + " chars");
+            Check.equal(Integer.valueOf(2), win.getAttr(MPI.WIN_DISP_UNIT), "WIN_DISP_UNIT of one char");
+            ByteBuffer mem = win.getBase();
+            Check.equal(2L * elems, mem.capacity(), "allocated memory");
+            java.nio.CharBuffer out = MPI.newCharBuffer(1);
+            out.put(0, (char) ('A' + me));
+            win.fence(0);
+            win.put(out, 1, MPI.CHAR, next, 7, 1, MPI.CHAR);
+            win.fence(0);
+            Check.equal('A' + prev, mem.asCharBuffer().get(7), "char 7 put by rank " + prev);
+        } finally {
+            win.free();
+        }
+    }
 }
