@@ -132,7 +132,7 @@ public class ThirdPartyIoRmaSuite {
         int elems = 8 + me;
         Win win = new Win(elems, 1, MPI.INFO_NULL, comm, MPI.newCharBuffer(0), Win.FLAVOR_PRIVATE);
         try {
-            Check.equal(MPI.WIN_FLAVOR_ALLOCATE, (Integer) win.getAttr(MPI.WIN_CREATE_FLAVOR), "flavor");
+            Check.equal(Integer.valueOf(MPI.WIN_FLAVOR_ALLOCATE), win.getAttr(MPI.WIN_CREATE_FLAVOR), "flavor");
             Check.equal(Integer.valueOf(2 * elems), win.getAttr(MPI.WIN_SIZE), "WIN_SIZE of " + elems + " chars");
             Check.equal(Integer.valueOf(2), win.getAttr(MPI.WIN_DISP_UNIT), "WIN_DISP_UNIT of one char");
             ByteBuffer mem = win.getBase();
