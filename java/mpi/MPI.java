@@ -401,31 +401,31 @@ public final class MPI {
     // A slice starts at element `offset` of the buffer (position is ignored by MPI calls).
 
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice().order(buf.order());
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice().order(buf.order()));
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.duplicate().position(offset).slice();
+        return io.github.mpi4j.buffer.SliceOrigins.note(buf, offset, buf.duplicate().position(offset).slice());
     }
 
     // Array slices: a buffer over the array from `offset`, without copying.

@@ -52,31 +52,35 @@ public final class Win implements Freeable {
     /** MPI_Win_create over {@code base}; {@code size} and {@code dispUnit} count elements of the buffer, as in Open MPI. */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         this(comm, "Win", MPI.WIN_FLAVOR_CREATE, base, size, dispUnit);
+        hints(info);
     }
 
     /**
      * Open MPI's MPI_Win_allocate / MPI_Win_allocate_shared constructor. {@code FLAVOR_PRIVATE}
-     * makes the window over {@code base} itself; {@code FLAVOR_SHARED} allocates shared memory
+     * allocates window memory of {@code size} elements of {@code base}'s kind (MPI_Win_allocate,
+     * as Open MPI's bindings do; reach it with {@link #getBase}); {@code FLAVOR_SHARED} allocates shared memory
      * of {@code size} elements of {@code base}'s kind (reach it with {@link #getBase} and
      * {@link #sharedQuery}; {@code base} is left untouched).
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
         this(comm, "Win", flavorOf(flavor), base, size, dispUnit);
+        hints(info);
     }
 
     /** MPI_Win_create_dynamic: memory is attached with {@link #attach}. */
     public Win(Info info, Comm comm) throws MPIException {
         this(comm, "Win", MPI.WIN_FLAVOR_DYNAMIC, null, 0, 1);
+        hints(info);
     }
 
     /** MPI_Win_allocate: {@code bytes} of window memory owned by the window ({@link #getBase}). */
     public static Win allocate(int bytes, int dispUnit, Info info, Comm comm) {
-        return new Win(comm, "Win.allocate", MPI.WIN_FLAVOR_ALLOCATE, null, bytes, dispUnit);
+        return new Win(comm, "Win.allocate", MPI.WIN_FLAVOR_ALLOCATE, null, bytes, dispUnit).hints(info);
     }
 
     /** MPI_Win_allocate_shared: as {@link #allocate}, in memory the ranks of a node share ({@link #sharedQuery}). */
     public static Win allocateShared(int bytes, int dispUnit, Info info, Comm comm) {
-        return new Win(comm, "Win.allocateShared", MPI.WIN_FLAVOR_SHARED, null, bytes, dispUnit);
+        return new Win(comm, "Win.allocateShared", MPI.WIN_FLAVOR_SHARED, null, bytes, dispUnit).hints(info);
     }
 
     /** MPI_Win_create_dynamic. */
@@ -85,7 +89,7 @@ public final class Win implements Freeable {
     }
 
     private static int flavorOf(int flavor) {
-        if (flavor == FLAVOR_PRIVATE) return MPI.WIN_FLAVOR_CREATE;
+        if (flavor == FLAVOR_PRIVATE) return MPI.WIN_FLAVOR_ALLOCATE; // MPI_Win_allocate, as in Open MPI's bindings
         if (flavor == FLAVOR_SHARED) return MPI.WIN_FLAVOR_SHARED;
         throw MPIException.of(MPI.ERR_ARG, "Win: flavor " + flavor + " is neither Win.FLAVOR_PRIVATE (0) nor "
                 + "Win.FLAVOR_SHARED (1)");
@@ -457,7 +461,7 @@ public final class Win implements Freeable {
             TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
                     tt = Comm.type(call, "targetType", targetType);
             OpDesc o = accumulateOp(call, op, tt);
-            Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, orgCount, ot, false);
+            Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, orgCount, ot, false);
             Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
             if (!towards(call, targetRank)) return;
             checkTarget(call, targetRank, targetDisp, targetCount, tt);
@@ -510,7 +514,7 @@ public final class Win implements Freeable {
             String call = "Win.fetchAndOp";
             TypeDesc t = Comm.type(call, "dataType", dataType);
             OpDesc o = accumulateOp(call, op, t);
-            Buf b = o.code == OpCode.NO_OP && origin == null ? null : memory(call, "origin", origin, 1, t, false);
+            Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, 1, t, false);
             Buf r = memory(call, "resultAddr", resultAddr, 1, t, true);
             if (!towards(call, targetRank)) return;
             checkTarget(call, targetRank, targetDisp, 1, t);
@@ -669,6 +673,7 @@ public final class Win implements Freeable {
         try {
             String call = "Win.lock";
             BackendWindow w = impl(call);
+            noLocksCheck(call);
             if (lockType != MPI.LOCK_EXCLUSIVE && lockType != MPI.LOCK_SHARED) {
                 throw MPIException.of(MPI.ERR_LOCKTYPE, call + ": lockType " + lockType + " is neither "
                         + "MPI.LOCK_EXCLUSIVE (" + MPI.LOCK_EXCLUSIVE + ") nor MPI.LOCK_SHARED (" + MPI.LOCK_SHARED + ")");
@@ -716,6 +721,7 @@ public final class Win implements Freeable {
         try {
             String call = "Win.lockAll";
             BackendWindow w = impl(call);
+            noLocksCheck(call);
             checkAssert(call, assertion, MPI.MODE_NOCHECK);
             noPassiveEpoch(call);
             if (startGroup != null) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an access epoch from start is "
@@ -925,7 +931,7 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Window attributes MPI defines: MPI.WIN_BASE (the base as a ByteBuffer), MPI.WIN_SIZE (Long,
+     * Window attributes MPI defines: MPI.WIN_BASE (the buffer the window was made over), MPI.WIN_SIZE (Integer
      * bytes), MPI.WIN_DISP_UNIT, MPI.WIN_CREATE_FLAVOR, MPI.WIN_MODEL; or the value a user key
      * ({@link #createKeyval}) was given with {@link #setAttr}, null when none.
      */
@@ -934,8 +940,8 @@ public final class Win implements Freeable {
         try {
             impl("Win.getAttr");
             switch (keyval) {
-                case MPI.WIN_BASE: return getBase();
-                case MPI.WIN_SIZE: return bytes == null ? 0L : bytes[rank];
+                case MPI.WIN_BASE: return baseAttr();
+                case MPI.WIN_SIZE: return sizeAttr();
                 case MPI.WIN_DISP_UNIT: return dispUnits == null ? 1 : (int) dispUnits[rank];
                 case MPI.WIN_CREATE_FLAVOR: return flavor;
                 case MPI.WIN_MODEL: return MPI.WIN_UNIFIED;
@@ -1064,5 +1070,44 @@ public final class Win implements Freeable {
     /** For tests and messages: every rank's window size in bytes. */
     long[] sizes() {
         return bytes == null ? null : Arrays.copyOf(bytes, bytes.length);
+    }
+
+    // ---- third-party compatibility (h21): the no_locks hint, WIN_BASE / WIN_SIZE attribute values ----
+
+    /** The window was made with info {@code no_locks=true}: MPI lets the implementation assume no passive target. */
+    private boolean noLocks;
+
+    private Win hints(Info info) {
+        String v = null;
+        if (info != null) {
+            try {
+                v = info.get("no_locks");
+            } catch (MPIException e) {
+                v = null; // a freed info carries no hints
+            }
+        }
+        noLocks = v != null && v.trim().equalsIgnoreCase("true");
+        return this;
+    }
+
+    private void noLocksCheck(String call) {
+        if (noLocks) {
+            throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": the window was created with info no_locks=true, "
+                    + "which promises that passive-target synchronization (lock, lockAll) is not used on it");
+        }
+    }
+
+    /** WIN_BASE: the buffer the window was made over (a ByteBuffer for allocated windows); null for dynamic windows. */
+    private Object baseAttr() {
+        ByteBuffer b = getBase();
+        if (b != null) return b;
+        Buf m = impl("Win.getAttr").base();
+        return m == null ? null : m.base;
+    }
+
+    /** WIN_SIZE in bytes: an Integer as in Open MPI's bindings, a Long only when it does not fit an int. */
+    private Object sizeAttr() {
+        long n = bytes == null ? 0L : bytes[rank];
+        return n <= Integer.MAX_VALUE ? (Object) (int) n : (Object) n;
     }
 }

@@ -253,6 +253,12 @@ public final class Buffers {
         if (kind != BaseKind.BYTE) {
             checkKind(call, arg, kind, type, b.getClass().getSimpleName());
         }
+        long below = lowestByte(count, type);
+        if (below < 0 && -below > (long) offset * kind.bytes) {
+            // A slice made by MPI.slice: the bytes before it belong to its parent (as with Open MPI's addresses).
+            SliceOrigins.Origin o = SliceOrigins.of(b);
+            if (o != null) return resolveBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
+        }
         int capacity = b.capacity();
         checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
                 + b.getClass().getSimpleName() + " of capacity " + capacity);
@@ -271,6 +277,10 @@ public final class Buffers {
 
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
         if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type) || TypeRules.leavesAre(kind, type)) return;
+        // A derived type without data (an empty struct) moves nothing, so any primitive array or buffer will do.
+        if (type.derived instanceof TypeMap && type.size == 0 && kind != BaseKind.OBJECT && type.layout != Layout.OBJECT) {
+            return;
+        }
         if (type.layout == Layout.OBJECT) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": MPI.OBJECT needs an Object[] " + arg + ", got " + what);
         }

@@ -36,7 +36,7 @@ public class WindowAllocatedSuite {
         win.fence(0);
         win.fence(MPI.MODE_NOSUCCEED);
         Check.equal(MPI.WIN_FLAVOR_ALLOCATE, ((Integer) win.getAttr(MPI.WIN_CREATE_FLAVOR)).longValue(), "flavor");
-        Check.equal(24L, ((Long) win.getAttr(MPI.WIN_SIZE)).longValue(), "WIN_SIZE");
+        Check.equal(24L, ((Number) win.getAttr(MPI.WIN_SIZE)).longValue(), "WIN_SIZE");
 
         LongBuffer one = MPI.newLongBuffer(1).put(0, 1), ticket = MPI.newLongBuffer(1);
         long[] tickets = new long[k];
