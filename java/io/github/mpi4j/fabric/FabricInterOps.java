@@ -172,16 +172,7 @@ final class FabricInterOps implements Intercommunication {
 
     @Override
     public void disconnect() {
-        comm.beginCollective("disconnect", false);
-        Throwable failure = null;
-        try {
-            comm.collectives().barrier();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
-        }
+        comm.bracketed("disconnect", () -> comm.collectives().barrier());
         comm.free();
     }
 

@@ -119,7 +119,7 @@ final class FabricWindow implements BackendWindow {
             int n = sync.size(), rank = sync.rank();
             long[] k = {ThreadLocalRandom.current().nextLong()};
             Buf kb = new Buf(k, BaseKind.LONG, 0, 1);
-            collective(sync, "Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
+            sync.bracketed("Win", () -> sync.collectives().bcast(kb, 1, Predefined.T_LONG, 0));
             long key = k[0];
             Shared s = WINDOWS.computeIfAbsent(key, x -> new Shared(n));
             s.parts[rank] = base;
@@ -157,7 +157,7 @@ final class FabricWindow implements BackendWindow {
 
     private static int agreeOnLeast(FabricComm sync, int mine) {
         int[] in = {mine}, out = new int[1];
-        collective(sync, "Win", () -> sync.collectives().allReduce(new Buf(in, BaseKind.INT, 0, 1),
+        sync.bracketed("Win", () -> sync.collectives().allReduce(new Buf(in, BaseKind.INT, 0, 1),
                 new Buf(out, BaseKind.INT, 0, 1), 1, Predefined.T_INT, MIN));
         return out[0];
     }
@@ -254,21 +254,8 @@ final class FabricWindow implements BackendWindow {
         }
     }
 
-    private static void collective(BackendComm sync, String call, Runnable body) {
-        sync.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            body.run();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            sync.endCollective(failure);
-        }
-    }
-
     private static void barrier(BackendComm sync, String call) {
-        collective(sync, call, () -> sync.collectives().barrier());
+        sync.bracketed(call, () -> sync.collectives().barrier());
     }
 
     void barrier(String call) {

@@ -69,28 +69,15 @@ final class TransportWindow implements BackendWindow {
         this.engine = rma.engine;
         this.ctx = rma.p2pContext();
         int[] all = new int[size];
-        collective("Win", () -> sync.collectives().allGather(new Buf(new int[] {dispUnit}, BaseKind.INT, 0, 1), 1,
+        sync.bracketed("Win", () -> sync.collectives().allGather(new Buf(new int[] {dispUnit}, BaseKind.INT, 0, 1), 1,
                 Predefined.T_INT, new Buf(all, BaseKind.INT, 0, size), 1, Predefined.T_INT));
         this.dispUnits = all;
         this.service = new RmaService(rma, base, bytes, "Win");
         barrier("Win");
     }
 
-    private void collective(String call, Runnable body) {
-        sync.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            body.run();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            sync.endCollective(failure);
-        }
-    }
-
     private void barrier(String call) {
-        collective(call, () -> sync.collectives().barrier());
+        sync.bracketed(call, () -> sync.collectives().barrier());
     }
 
     // ---- requests ------------------------------------------------------------------------------

@@ -30,13 +30,13 @@ public final class FileComm {
     }
 
     void barrier(String call) {
-        collective(call, () -> comm.collectives().barrier());
+        comm.bracketed(call, () -> comm.collectives().barrier());
     }
 
     /** Every rank's {@code value}, indexed by rank. */
     long[] allGather(String call, long value) {
         long[] all = new long[comm.size()];
-        collective(call, () -> comm.collectives().allGather(longs(new long[] {value}), 1, Predefined.T_LONG,
+        comm.bracketed(call, () -> comm.collectives().allGather(longs(new long[] {value}), 1, Predefined.T_LONG,
                 longs(all), 1, Predefined.T_LONG));
         return all;
     }
@@ -46,14 +46,14 @@ public final class FileComm {
         long n = allGather(call, comm.rank() == 0 ? fromRoot.length : 0)[0];
         byte[] data = comm.rank() == 0 ? fromRoot : new byte[(int) n];
         if (n == 0) return data;
-        collective(call, () -> comm.collectives().bcast(bytes(data), data.length, Predefined.T_BYTE, 0));
+        comm.bracketed(call, () -> comm.collectives().bcast(bytes(data), data.length, Predefined.T_BYTE, 0));
         return data;
     }
 
     /** Every rank's {@code values} (the same length at every rank), rank after rank. */
     long[] allGatherLongs(String call, long[] values) {
         long[] all = new long[comm.size() * values.length];
-        collective(call, () -> comm.collectives().allGather(longs(values), values.length, Predefined.T_LONG,
+        comm.bracketed(call, () -> comm.collectives().allGather(longs(values), values.length, Predefined.T_LONG,
                 longs(all), values.length, Predefined.T_LONG));
         return all;
     }
@@ -61,7 +61,7 @@ public final class FileComm {
     /** One int to each rank ({@code send[r]} goes to rank r); returns what each rank sent here. */
     int[] allToAllInts(String call, int[] send) {
         int[] recv = new int[comm.size()];
-        collective(call, () -> comm.collectives().allToAll(ints(send), 1, Predefined.T_INT, ints(recv), 1,
+        comm.bracketed(call, () -> comm.collectives().allToAll(ints(send), 1, Predefined.T_INT, ints(recv), 1,
                 Predefined.T_INT));
         return recv;
     }
@@ -77,7 +77,7 @@ public final class FileComm {
             total += recvCounts[r];
         }
         byte[] recv = new byte[total];
-        collective(call, () -> comm.collectives().allToAllv(bytes(send), sendCounts, sd, Predefined.T_BYTE,
+        comm.bracketed(call, () -> comm.collectives().allToAllv(bytes(send), sendCounts, sd, Predefined.T_BYTE,
                 bytes(recv), recvCounts, rd, Predefined.T_BYTE));
         return recv;
     }
@@ -103,20 +103,6 @@ public final class FileComm {
                 throw MPIException.of((int) errorClass, call + ": failed at rank " + r + " (error class " + errorClass
                         + "; that rank's exception says why)");
             }
-        }
-    }
-
-    /** Runs {@code call} as one bracketed collective of the backend, so a failure reaches every rank. */
-    private void collective(String call, Runnable body) {
-        comm.beginCollective(call, false);
-        Throwable failure = null;
-        try {
-            body.run();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            comm.endCollective(failure);
         }
     }
 

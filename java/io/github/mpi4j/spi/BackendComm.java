@@ -80,6 +80,24 @@ public interface BackendComm extends PointToPoint {
     default void endCollective(Throwable failure) {
     }
 
+    /**
+     * Runs {@code body} as the collective call {@code call} of this communicator, inside
+     * {@link #beginCollective} / {@link #endCollective}, so that a failure at this rank reaches
+     * the others; for the internal collectives of windows, files and ports.
+     */
+    default void bracketed(String call, Runnable body) {
+        beginCollective(call, false);
+        Throwable failure = null;
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            endCollective(failure);
+        }
+    }
+
     // ---- what the communicator can do besides point-to-point ---------------------------
 
     /**
