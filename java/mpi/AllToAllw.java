@@ -103,6 +103,10 @@ final class AllToAllw {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+            if (ObjectParts.involvedAny(sendtypes, recvtypes)) { // MPI.OBJECT and types over it (issue 10)
+                return ObjectAllToAllw.run(comm, call, nb, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                        recvcounts, rdispls, recvtypes);
+            }
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             boolean inPlace = sendbuf == MPI.IN_PLACE;
             Side s = inPlace ? null : side(call, c, "sendbuf", sendbuf, "sendcounts", sendcounts, "sdispls", sdispls,

@@ -336,9 +336,7 @@ public class Comm implements Freeable, Cloneable {
 
     private static TypeDesc packType(String call, Datatype type) {
         TypeDesc t = type(call, "datatype", type);
-        if (isObject(t)) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot be packed; send the Object[] itself");
-        }
+        if (ObjectPack.isObjectish(t)) throw ObjectPack.noPackSize(call, t); // objects: see ObjectPack (issue 10)
         return t;
     }
 
@@ -356,6 +354,10 @@ public class Comm implements Freeable, Cloneable {
 
     private int packImpl(String call, Object inbuf, int offset, int incount, Datatype type, byte[] outbuf,
                          int position) {
+        if (type != null && type.desc != null && ObjectPack.isObjectish(type.desc)) { // objects (issue 10)
+            impl(call);
+            return ObjectPack.pack(call, inbuf, offset, incount, type, outbuf, position);
+        }
         int bytes = packSizeImpl(call, incount, type);
         TypeDesc t = type.desc;
         Buf in = Buffers.resolve(call, "inbuf", inbuf, offset, incount, t, false);
@@ -366,6 +368,10 @@ public class Comm implements Freeable, Cloneable {
 
     private int unpackImpl(String call, byte[] inbuf, int position, Object outbuf, int offset, int outcount,
                            Datatype type) {
+        if (type != null && type.desc != null && ObjectPack.isObjectish(type.desc)) { // objects (issue 10)
+            impl(call);
+            return ObjectPack.unpack(call, inbuf, position, outbuf, offset, outcount, type);
+        }
         int bytes = packSizeImpl(call, outcount, type);
         TypeDesc t = type.desc;
         Buf in = packArea(call, "inbuf", inbuf, position, bytes);
@@ -608,6 +614,11 @@ public class Comm implements Freeable, Cloneable {
         } else {
             checkSource(call, c, peer);
             checkRecvTag(call, c, tag);
+        }
+        if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
+            BackendRequest r = isSend ? ObjectRequests.typedSendInit(call, c, buf, offset, count, t, peer, tag, mode)
+                    : ObjectRequests.typedRecvInit(call, c, buf, offset, count, t, peer, tag);
+            return new Prequest(session, r, buf);
         }
         if (isObject(t)) {
             BackendRequest r = isSend ? ObjectRequests.sendInit(call, c, buf, offset, count, peer, tag, mode)

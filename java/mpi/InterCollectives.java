@@ -164,6 +164,7 @@ final class InterCollectives {
 
     static Request bcast(Comm comm, String call, boolean nb, Object buf, int off, int count, Datatype type,
                          int root) {
+        if (ObjectParts.involved(type)) return ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root);
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = Predefined.T_BYTE;
             Buf b = null;
@@ -190,6 +191,9 @@ final class InterCollectives {
 
     static Request reduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                           int count, Datatype type, Op op, int root) {
+        if (ObjectParts.involved(type)) {
+            return ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root);
+        }
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = null;
             OpDesc o = null;
@@ -218,6 +222,9 @@ final class InterCollectives {
 
     static Request allReduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                              int roff, int count, Datatype type, Op op) {
+        if (ObjectParts.involved(type)) {
+            return ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op);
+        }
         return call(comm, call, nb, (c, ops, remote) -> {
             Comm.checkCount(call, "count", count);
             TypeDesc t = type(call, "datatype", type);
@@ -237,6 +244,10 @@ final class InterCollectives {
     static Request gather(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                           Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts, int[] displs,
                           Datatype recvtype, int root) {
+        if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+            return ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, recvcounts, displs, recvtype, root);
+        }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
             Buf s = null, r = null;
@@ -286,6 +297,10 @@ final class InterCollectives {
     static Request scatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                            int[] sendcounts, int[] displs, Datatype sendtype, Object recvbuf, int roff, int recvcount,
                            Datatype recvtype, int root) {
+        if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+            return ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
+                    sendtype, recvbuf, roff, recvcount, recvtype, root);
+        }
         boolean v = sendcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
             Buf s = null, r = null;
@@ -335,6 +350,10 @@ final class InterCollectives {
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                              Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts,
                              int[] displs, Datatype recvtype) {
+        if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+            return ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, recvcounts, displs, recvtype);
+        }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
             noInPlace(call, "sendbuf", sendbuf);
@@ -372,6 +391,10 @@ final class InterCollectives {
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                             int[] sendcounts, int[] sdispls, Datatype sendtype, Object recvbuf, int roff,
                             int recvcount, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+            return ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts, sdispls,
+                    sendtype, recvbuf, roff, recvcount, recvcounts, rdispls, recvtype);
+        }
         boolean v = sendcounts != null || recvcounts != null;
         return call(comm, call, nb, (c, ops, remote) -> {
             noInPlace(call, "sendbuf", sendbuf);
@@ -411,6 +434,10 @@ final class InterCollectives {
     /** reduceScatter ({@code recvcounts}) and reduceScatterBlock ({@code recvcounts == null}). */
     static Request reduceScatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                  int roff, int recvcount, int[] recvcounts, Datatype type, Op op) {
+        if (ObjectParts.involved(type)) { // MPI.OBJECT and types over it (issue 10)
+            return ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
+                    recvcounts, type, op);
+        }
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = Comm.op(call, op, t);

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * receives one block from each source of the topology and sends to each destination, in the
  * order {@link CartComm}, {@link GraphComm} and the distributed graphs define. Checks happen
  * here, against this process's in- and out-degree, before the backend sees anything; counts and
- * displacement arrays reach the backend trimmed to the degree.
+ * displacement arrays reach the backend trimmed to the degree. {@code MPI.OBJECT} and types over
+ * it go to {@link ObjectNeighborCollectives}.
  */
 final class NeighborCollectives {
     private NeighborCollectives() {
@@ -53,17 +54,6 @@ final class NeighborCollectives {
         }
     }
 
-    /** MPI.OBJECT has no place here: mpiJava has no neighbour collectives, and objects no fixed size. */
-    private static void noObjects(String call, Datatype... types) {
-        for (Datatype t : types) {
-            if (t != null && t.desc != null && Comm.isObject(t.desc)) {
-                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT is not supported by the neighbour "
-                        + "collectives; serialize the objects into a byte array and send MPI.BYTE");
-            }
-            // Derived types with gaps are packed at the edges (io.github.mpi4j.buffer.NeighborPacking).
-        }
-    }
-
     private static void noInPlace(String call, Object sendbuf) {
         if (sendbuf == MPI.IN_PLACE) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed in neighbour collectives");
@@ -94,7 +84,10 @@ final class NeighborCollectives {
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            noObjects(call, sendtype, recvtype);
+            if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+                return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, null, null, recvtype);
+            }
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -115,7 +108,10 @@ final class NeighborCollectives {
     static Request allGatherv(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcounts, int[] displs, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            noObjects(call, sendtype, recvtype);
+            if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+                return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
+                        recvbuf, 0, recvcounts, displs, recvtype);
+            }
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -139,7 +135,10 @@ final class NeighborCollectives {
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                             Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            noObjects(call, sendtype, recvtype);
+            if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+                return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, sendcount, null, null,
+                        sendtype, recvbuf, recvcount, null, null, recvtype);
+            }
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);
@@ -160,7 +159,10 @@ final class NeighborCollectives {
     static Request allToAllv(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                              Datatype sendtype, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
-            noObjects(call, sendtype, recvtype);
+            if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
+                return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, 0, sendcounts, sdispls,
+                        sendtype, recvbuf, 0, recvcounts, rdispls, recvtype);
+            }
             noInPlace(call, sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = Comm.type(call, "sendtype", sendtype);

@@ -4,6 +4,7 @@ import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
+import io.github.mpi4j.spi.TypeDesc;
 import java.util.function.Supplier;
 
 /**
@@ -30,6 +31,20 @@ final class ObjectRequests {
                                    int tag) {
         ObjectMessages.objects(call, "buf", buf, offset, count);
         return new Persistent(() -> ObjectMessages.irecv(call, c, buf, offset, count, source, tag));
+    }
+
+    /** A derived type over MPI.OBJECT (issue 10): each start gathers the selection anew. */
+    static BackendRequest typedSendInit(String call, BackendComm c, Object buf, int offset, int count, TypeDesc t,
+                                        int dest, int tag, SendMode mode) {
+        ObjectTypes.indices(call, "buf", buf, offset, count, t);
+        return new Persistent(() -> ObjectTypes.isend(call, c, buf, offset, count, t, dest, tag, mode));
+    }
+
+    /** A derived type over MPI.OBJECT (issue 10): each start scatters into the selection. */
+    static BackendRequest typedRecvInit(String call, BackendComm c, Object buf, int offset, int count, TypeDesc t,
+                                        int source, int tag) {
+        ObjectTypes.indices(call, "buf", buf, offset, count, t);
+        return new Persistent(() -> ObjectTypes.irecv(call, c, buf, offset, count, t, source, tag));
     }
 
     /**

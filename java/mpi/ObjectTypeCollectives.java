@@ -41,7 +41,7 @@ final class ObjectTypeCollectives {
     }
 
     /** The element indices {@code count} items of {@code t} select, for MPI.OBJECT or a type over it. */
-    private static int[] select(String call, String arg, Object buf, long offset, int count, TypeDesc t) {
+    static int[] select(String call, String arg, Object buf, long offset, int count, TypeDesc t) {
         if (offset < 0 || offset > Integer.MAX_VALUE) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " items start at element " + offset
                     + ", outside any Object[]");

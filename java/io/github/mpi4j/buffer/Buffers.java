@@ -47,8 +47,9 @@ public final class Buffers {
         }
         if (type.derived instanceof TypeMap && type.arrayKind == BaseKind.OBJECT) { // see mpi.ObjectTypes
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " is built over MPI.OBJECT; "
-                    + "such types are taken by point-to-point calls (not persistent ones) and the intracommunicator "
-                    + "collectives only");
+                    + "such types are taken by the point-to-point calls, the collectives, allToAllw and pack/unpack; "
+                    + "one-sided windows and file views have no MPI.OBJECT (neither the Open MPI bindings nor "
+                    + "mpiJava 1.2 have them)");
         }
         if (count < 0) {
             throw MPIException.of(Mpi.ERR_COUNT, call + ": count must be >= 0, got " + count);
