@@ -52,6 +52,14 @@ final class ObjectInterCollectives {
         }
     }
 
+    /**
+     * A rank whose own arguments or data failed throws that, even when a step of the exchange
+     * fails first (on the fabric, a peer that failed too may end the call with a notice).
+     */
+    private static RuntimeException ownFirst(MPIException own, RuntimeException step) {
+        return own != null ? own : step;
+    }
+
     private static int[] sizes(int[] lens) {
         return ObjectMessages.withoutFailed(lens);
     }
@@ -122,9 +130,14 @@ final class ObjectInterCollectives {
             mine = NOTHING;
             len[0] = FAILED;
         }
-        InterCollectives.bcast(comm, call, false, len, 0, 1, MPI.INT, root);
-        byte[] b = root == MPI.ROOT ? mine : root >= 0 ? ObjectMessages.buffer(call, Math.max(0, len[0])) : null;
-        InterCollectives.bcast(comm, call, false, b, 0, b == null ? 0 : b.length, MPI.BYTE, root);
+        byte[] b;
+        try {
+            InterCollectives.bcast(comm, call, false, len, 0, 1, MPI.INT, root);
+            b = root == MPI.ROOT ? mine : root >= 0 ? ObjectMessages.buffer(call, Math.max(0, len[0])) : null;
+            InterCollectives.bcast(comm, call, false, b, 0, b == null ? 0 : b.length, MPI.BYTE, root);
+        } catch (RuntimeException e) {
+            throw ownFirst(bad, e);
+        }
         if (bad != null) throw bad;
         if (root >= 0) {
             if (len[0] == FAILED) throw rootFailed(call, root);
@@ -153,11 +166,17 @@ final class ObjectInterCollectives {
                 bad = e;
             }
             int[] lens = new int[n];
-            InterCollectives.gather(comm, call, false, null, 0, 0, null, lens, 0, 1, null, null, MPI.INT, root);
-            int[] sz = sizes(lens);
-            int[] bd = ObjectMessages.displacements(sz);
-            byte[] all = ObjectMessages.buffer(call, ObjectMessages.total(sz));
-            InterCollectives.gather(comm, call, false, null, 0, 0, null, all, 0, 0, sz, bd, MPI.BYTE, root);
+            int[] bd;
+            byte[] all;
+            try {
+                InterCollectives.gather(comm, call, false, null, 0, 0, null, lens, 0, 1, null, null, MPI.INT, root);
+                int[] sz = sizes(lens);
+                bd = ObjectMessages.displacements(sz);
+                all = ObjectMessages.buffer(call, ObjectMessages.total(sz));
+                InterCollectives.gather(comm, call, false, null, 0, 0, null, all, 0, 0, sz, bd, MPI.BYTE, root);
+            } catch (RuntimeException e) {
+                throw ownFirst(bad, e);
+            }
             if (bad != null) throw bad;
             int failed = firstFailed(lens);
             if (failed >= 0) throw remoteFailed(call, failed);
@@ -181,10 +200,14 @@ final class ObjectInterCollectives {
                 }
             }
             boolean send = root >= 0;
-            InterCollectives.gather(comm, call, false, send ? len : null, 0, send ? 1 : 0, MPI.INT, null, 0, 0, null,
-                    null, null, root);
-            InterCollectives.gather(comm, call, false, send ? mine : null, 0, mine.length, MPI.BYTE, null, 0, 0,
-                    new int[n], new int[n], null, root);
+            try {
+                InterCollectives.gather(comm, call, false, send ? len : null, 0, send ? 1 : 0, MPI.INT, null, 0, 0,
+                        null, null, null, root);
+                InterCollectives.gather(comm, call, false, send ? mine : null, 0, mine.length, MPI.BYTE, null, 0, 0,
+                        new int[n], new int[n], null, root);
+            } catch (RuntimeException e) {
+                throw ownFirst(bad, e);
+            }
             if (bad != null) throw bad;
         }
         return done(comm, nb);
@@ -219,9 +242,13 @@ final class ObjectInterCollectives {
                 java.util.Arrays.fill(lens, FAILED);
             }
             int[] sz = sizes(lens);
-            InterCollectives.scatter(comm, call, false, lens, 0, 1, null, null, MPI.INT, null, 0, 0, null, root);
-            InterCollectives.scatter(comm, call, false, ObjectMessages.concat(parts, sz), 0, 0, sz,
-                    ObjectMessages.displacements(sz), MPI.BYTE, null, 0, 0, null, root);
+            try {
+                InterCollectives.scatter(comm, call, false, lens, 0, 1, null, null, MPI.INT, null, 0, 0, null, root);
+                InterCollectives.scatter(comm, call, false, ObjectMessages.concat(parts, sz), 0, 0, sz,
+                        ObjectMessages.displacements(sz), MPI.BYTE, null, 0, 0, null, root);
+            } catch (RuntimeException e) {
+                throw ownFirst(bad, e);
+            }
             if (bad != null) throw bad;
         } else {
             int[] idx = null;
@@ -235,11 +262,16 @@ final class ObjectInterCollectives {
             }
             boolean recv = root >= 0;
             int[] len = {0};
-            InterCollectives.scatter(comm, call, false, null, 0, 0, null, null, null, recv ? len : null, 0,
-                    recv ? 1 : 0, MPI.INT, root);
-            byte[] b = recv ? ObjectMessages.buffer(call, Math.max(0, len[0])) : null;
-            InterCollectives.scatter(comm, call, false, null, 0, 0, new int[n], new int[n], null, b, 0,
-                    b == null ? 0 : b.length, MPI.BYTE, root);
+            byte[] b;
+            try {
+                InterCollectives.scatter(comm, call, false, null, 0, 0, null, null, null, recv ? len : null, 0,
+                        recv ? 1 : 0, MPI.INT, root);
+                b = recv ? ObjectMessages.buffer(call, Math.max(0, len[0])) : null;
+                InterCollectives.scatter(comm, call, false, null, 0, 0, new int[n], new int[n], null, b, 0,
+                        b == null ? 0 : b.length, MPI.BYTE, root);
+            } catch (RuntimeException e) {
+                throw ownFirst(bad, e);
+            }
             if (bad != null) throw bad;
             if (recv) {
                 if (len[0] == FAILED) throw rootFailed(call, root);
@@ -256,12 +288,19 @@ final class ObjectInterCollectives {
     private static Object[][] allGatherParts(Comm comm, String call, int n, byte[] mine, int myLen,
                                              MPIException bad) {
         int[] lens = new int[n];
-        InterCollectives.allGather(comm, call, false, new int[] {myLen}, 0, 1, MPI.INT, lens, 0, 1, null, null,
-                MPI.INT);
-        int[] sz = sizes(lens);
-        int[] bd = ObjectMessages.displacements(sz);
-        byte[] all = ObjectMessages.buffer(call, ObjectMessages.total(sz));
-        InterCollectives.allGather(comm, call, false, mine, 0, mine.length, MPI.BYTE, all, 0, 0, sz, bd, MPI.BYTE);
+        int[] bd;
+        byte[] all;
+        try {
+            InterCollectives.allGather(comm, call, false, new int[] {myLen}, 0, 1, MPI.INT, lens, 0, 1, null, null,
+                    MPI.INT);
+            int[] sz = sizes(lens);
+            bd = ObjectMessages.displacements(sz);
+            all = ObjectMessages.buffer(call, ObjectMessages.total(sz));
+            InterCollectives.allGather(comm, call, false, mine, 0, mine.length, MPI.BYTE, all, 0, 0, sz, bd,
+                    MPI.BYTE);
+        } catch (RuntimeException e) {
+            throw ownFirst(bad, e);
+        }
         if (bad != null) throw bad;
         int failed = firstFailed(lens);
         if (failed >= 0) throw remoteFailed(call, failed);
@@ -333,12 +372,19 @@ final class ObjectInterCollectives {
             java.util.Arrays.fill(lens, FAILED);
         }
         int[] rl = new int[n];
-        InterCollectives.allToAll(comm, call, false, lens, 0, 1, null, null, MPI.INT, rl, 0, 1, null, null, MPI.INT);
-        int[] ss = sizes(lens), rs = sizes(rl);
-        int[] rd = ObjectMessages.displacements(rs);
-        byte[] all = ObjectMessages.buffer(call, ObjectMessages.total(rs));
-        InterCollectives.allToAll(comm, call, false, ObjectMessages.concat(parts, ss), 0, 0, ss,
-                ObjectMessages.displacements(ss), MPI.BYTE, all, 0, 0, rs, rd, MPI.BYTE);
+        int[] rd;
+        byte[] all;
+        try {
+            InterCollectives.allToAll(comm, call, false, lens, 0, 1, null, null, MPI.INT, rl, 0, 1, null, null,
+                    MPI.INT);
+            int[] ss = sizes(lens), rs = sizes(rl);
+            rd = ObjectMessages.displacements(rs);
+            all = ObjectMessages.buffer(call, ObjectMessages.total(rs));
+            InterCollectives.allToAll(comm, call, false, ObjectMessages.concat(parts, ss), 0, 0, ss,
+                    ObjectMessages.displacements(ss), MPI.BYTE, all, 0, 0, rs, rd, MPI.BYTE);
+        } catch (RuntimeException e) {
+            throw ownFirst(bad[0], e);
+        }
         if (bad[0] != null) throw bad[0];
         int failed = firstFailed(rl);
         if (failed >= 0) throw remoteFailed(call, failed);

@@ -65,12 +65,20 @@ final class ObjectNeighborCollectives {
             }
         }
         int[] rl = new int[in]; // a source that is MPI.PROC_NULL leaves its 0: no part
-        t.neighborAllToAll(ObjectMessages.ints(lens), 1, INTS, ObjectMessages.ints(rl), 1, INTS);
-        int[] ss = ObjectMessages.withoutFailed(lens), rs = ObjectMessages.withoutFailed(rl);
-        int[] rd = ObjectMessages.displacements(rs);
-        byte[] all = ObjectMessages.buffer(call, ObjectMessages.total(rs));
-        t.neighborAllToAllv(ObjectMessages.bytes(ObjectMessages.concat(parts, ss)), ss,
-                ObjectMessages.displacements(ss), BYTES, ObjectMessages.bytes(all), rs, rd, BYTES);
+        int[] rs, rd;
+        byte[] all;
+        try {
+            t.neighborAllToAll(ObjectMessages.ints(lens), 1, INTS, ObjectMessages.ints(rl), 1, INTS);
+            int[] ss = ObjectMessages.withoutFailed(lens);
+            rs = ObjectMessages.withoutFailed(rl);
+            rd = ObjectMessages.displacements(rs);
+            all = ObjectMessages.buffer(call, ObjectMessages.total(rs));
+            t.neighborAllToAllv(ObjectMessages.bytes(ObjectMessages.concat(parts, ss)), ss,
+                    ObjectMessages.displacements(ss), BYTES, ObjectMessages.bytes(all), rs, rd, BYTES);
+        } catch (RuntimeException e) {
+            // This process's own failure first: a peer that failed too may end the call with a notice.
+            throw bad != null ? bad : e;
+        }
         if (bad != null) throw bad;
         int failed = ObjectMessages.firstFailed(rl);
         if (failed >= 0) {

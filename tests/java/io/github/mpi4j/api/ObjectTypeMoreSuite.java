@@ -516,9 +516,9 @@ public class ObjectTypeMoreSuite {
         Object[] ar = filled(6);
         ic.allReduce(values(h.rank, 5), ar, 1, vt, concat);
         want = filled(6);
-        int[] from = v(0, 1), to = x(0, 1);
+        int[] from = v(0, 1), to = v(0, 1); // one datatype: V on both sides
         for (int m = 0; m < to.length; m++) want[to[m]] = joined(remoteRanks, from[m]);
-        Check.arrays(want, ar, "allReduce V -> X");
+        Check.arrays(want, ar, "allReduce");
 
         int total = 3; // items of V, the same in both groups; split over this group's ranks
         int[] counts = new int[h.localSize];
@@ -529,7 +529,7 @@ public class ObjectTypeMoreSuite {
         ic.reduceScatter(values(h.rank, total * EXTENT), rs, counts, vt, concat);
         want = filled(counts[me] * EXTENT + 1);
         from = v(before * EXTENT, counts[me]);
-        to = x(0, counts[me]);
+        to = v(0, counts[me]);
         for (int m = 0; m < to.length; m++) want[to[m]] = joined(remoteRanks, from[m]);
         Check.arrays(want, rs, "reduceScatter");
         if (h.localSize == h.remoteSize) { // the groups' totals must agree
@@ -537,7 +537,7 @@ public class ObjectTypeMoreSuite {
             ic.reduceScatterBlock(values(h.rank, h.localSize * EXTENT), rsb, 1, vt, concat);
             want = filled(EXTENT);
             from = v(me * EXTENT, 1);
-            to = x(0, 1);
+            to = v(0, 1);
             for (int m = 0; m < to.length; m++) want[to[m]] = joined(remoteRanks, from[m]);
             Check.arrays(want, rsb, "reduceScatterBlock");
         }
