@@ -21,8 +21,9 @@ import io.github.mpi4j.spi.TypeDesc;
  *       passing {@code MPI.PROC_NULL} need no buffers.</li>
  *   <li>Blocks and counts arrays count the remote group (gather, scatter, all-gather,
  *       all-to-all); reduce-scatter's counts are the local group's.</li>
- *   <li>{@code MPI.IN_PLACE} and {@code MPI.OBJECT} are refused, as MPI defines no in-place
- *       forms on intercommunicators and the object path needs an intracommunicator.</li>
+ *   <li>{@code MPI.IN_PLACE} is refused, as MPI defines no in-place forms on
+ *       intercommunicators. {@code MPI.OBJECT} and types over it go to
+ *       {@link ObjectInterCollectives} (issue 10).</li>
  *   <li>The blocking rooted calls first check that the roots agree across the two groups
  *       (three reductions of a few integers between the groups), so that a wrong root, or a
  *       bad argument at one rank, fails every rank with a message instead of hanging. The

@@ -15,8 +15,11 @@ import io.github.mpi4j.spi.TypeMap;
  * are gathered, in type-map order, into one {@code MPI.OBJECT} message of {@link ObjectMessages},
  * and a receiver scatters what arrives back to the elements its own type selects (the others
  * stay untouched). Point-to-point and bcast take such types here, the other intracommunicator
- * collectives in {@link ObjectTypeCollectives}; every other call refuses them in
- * {@code Buffers.resolve}. Element displacements count objects (MPI.OBJECT's extent is 1).
+ * collectives in {@link ObjectTypeCollectives}, persistent requests in {@link ObjectRequests},
+ * pack/unpack, allToAllw, neighbour and intercommunicator collectives in {@link ObjectPack},
+ * {@link ObjectAllToAllw}, {@link ObjectNeighborCollectives}, {@link ObjectInterCollectives};
+ * windows and file views refuse them ({@code Buffers.resolve}, {@code File}). Element
+ * displacements count objects (MPI.OBJECT's extent is 1).
  */
 final class ObjectTypes {
     private ObjectTypes() {
