@@ -165,7 +165,10 @@ final class InterCollectives {
 
     static Request bcast(Comm comm, String call, boolean nb, Object buf, int off, int count, Datatype type,
                          int root) {
-        if (ObjectParts.involved(type)) return ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root);
+        if (ObjectParts.involved(type)) {
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root));
+        }
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = Predefined.T_BYTE;
             Buf b = null;
@@ -193,7 +196,8 @@ final class InterCollectives {
     static Request reduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                           int count, Datatype type, Op op, int root) {
         if (ObjectParts.involved(type)) {
-            return ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root));
         }
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = null;
@@ -224,7 +228,8 @@ final class InterCollectives {
     static Request allReduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                              int roff, int count, Datatype type, Op op) {
         if (ObjectParts.involved(type)) {
-            return ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op));
         }
         return call(comm, call, nb, (c, ops, remote) -> {
             Comm.checkCount(call, "count", count);
@@ -246,8 +251,9 @@ final class InterCollectives {
                           Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts, int[] displs,
                           Datatype recvtype, int root) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
-                    recvcount, recvcounts, displs, recvtype, root);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, recvcounts, displs, recvtype, root));
         }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
@@ -299,8 +305,9 @@ final class InterCollectives {
                            int[] sendcounts, int[] displs, Datatype sendtype, Object recvbuf, int roff, int recvcount,
                            Datatype recvtype, int root) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
-                    sendtype, recvbuf, roff, recvcount, recvtype, root);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
+                    sendtype, recvbuf, roff, recvcount, recvtype, root));
         }
         boolean v = sendcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
@@ -352,8 +359,9 @@ final class InterCollectives {
                              Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts,
                              int[] displs, Datatype recvtype) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
-                    recvcount, recvcounts, displs, recvtype);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
+                    recvcount, recvcounts, displs, recvtype));
         }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
@@ -393,8 +401,9 @@ final class InterCollectives {
                             int[] sendcounts, int[] sdispls, Datatype sendtype, Object recvbuf, int roff,
                             int recvcount, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts, sdispls,
-                    sendtype, recvbuf, roff, recvcount, recvcounts, rdispls, recvtype);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts, sdispls,
+                    sendtype, recvbuf, roff, recvcount, recvcounts, rdispls, recvtype));
         }
         boolean v = sendcounts != null || recvcounts != null;
         return call(comm, call, nb, (c, ops, remote) -> {
@@ -436,8 +445,9 @@ final class InterCollectives {
     static Request reduceScatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                  int roff, int recvcount, int[] recvcounts, Datatype type, Op op) {
         if (ObjectParts.involved(type)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
-                    recvcounts, type, op);
+            return ObjectInterCollectives.guarded(comm, () ->
+                    ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
+                    recvcounts, type, op));
         }
         return call(comm, call, nb, (c, ops, remote) -> {
             TypeDesc t = type(call, "datatype", type);

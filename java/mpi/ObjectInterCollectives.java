@@ -27,6 +27,24 @@ final class ObjectInterCollectives {
     private ObjectInterCollectives() {
     }
 
+    /**
+     * Runs one object collective as one call for the error handler: the byte collectives inside
+     * it bracket themselves, and whatever fails (their errors, this rank's arguments, a peer's
+     * failed part) reaches {@code comm}'s handler once, as for any call.
+     */
+    static Request guarded(Comm comm, java.util.function.Supplier<Request> body) {
+        CallErrors.enter();
+        Throwable failure = null;
+        try {
+            return body.get();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            CallErrors.leave(comm, failure);
+        }
+    }
+
     private static Request done(Comm comm, boolean nb) {
         return nb ? Request.completed(comm.session) : null;
     }
@@ -58,6 +76,10 @@ final class ObjectInterCollectives {
      */
     private static RuntimeException ownFirst(MPIException own, RuntimeException step) {
         return own != null ? own : step;
+    }
+
+    private static String remoteName(int r) {
+        return "rank " + r + " of the remote group";
     }
 
     private static int[] sizes(int[] lens) {
@@ -181,7 +203,7 @@ final class ObjectInterCollectives {
             int failed = firstFailed(lens);
             if (failed >= 0) throw remoteFailed(call, failed);
             Object[][] got = decode(call, all, lens, bd);
-            for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, idx[r], "rank " + r + " of the remote group");
+            for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, idx[r], remoteName(r));
         } else {
             byte[] mine = NOTHING;
             int[] len = {0};
@@ -335,7 +357,7 @@ final class ObjectInterCollectives {
             mine = NOTHING;
         }
         Object[][] got = allGatherParts(comm, call, n, mine, bad[0] != null ? FAILED : mine.length, bad[0]);
-        for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, idx[r], "rank " + r + " of the remote group");
+        for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, idx[r], remoteName(r));
         return done(comm, nb);
     }
 
@@ -389,7 +411,7 @@ final class ObjectInterCollectives {
         int failed = firstFailed(rl);
         if (failed >= 0) throw remoteFailed(call, failed);
         Object[][] got = decode(call, all, rl, rd);
-        for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, ridx[r], "rank " + r + " of the remote group");
+        for (int r = 0; r < n; r++) ObjectParts.land(call, got[r], recvbuf, ridx[r], remoteName(r));
         return done(comm, nb);
     }
 

@@ -87,7 +87,9 @@ final class ObjectPack {
     }
 
     private static int checkedOffset(String call, String arg, int offset) {
-        if (offset < 0) throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset must be >= 0, got " + offset);
+        if (offset < 0) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": " + arg + " offset must be >= 0, got " + offset);
+        }
         return offset;
     }
 

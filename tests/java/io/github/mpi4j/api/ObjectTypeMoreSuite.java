@@ -562,6 +562,112 @@ public class ObjectTypeMoreSuite {
         comm.barrier();
     }
 
+    // ---- a part that cannot be serialized ------------------------------------------------------
+
+    /**
+     * Comm rank 0 (the first rank of the even group) holds an object that is not serializable in
+     * what it sends: it throws its own cause; the ranks that expected its part throw an exception
+     * naming it; every other rank completes with the right data; nobody waits for a deadline, and
+     * the intercommunicator works afterwards.
+     */
+    @RankTest(minSize = 2)
+    public void intercommPartCannotBeSerialized(Intracomm comm) {
+        InterSuite.Halves h = new InterSuite.Halves(comm);
+        Intercomm ic = h.inter;
+        int remote = h.remoteSize;
+        Datatype vt = vType(), xt = xType();
+        int[] remoteRanks = new int[remote];
+        for (int r = 0; r < remote; r++) remoteRanks[r] = h.remoteCommRank(r);
+        Object[] mine = values(h.rank, 5);
+        if (h.rank == 0) mine[3] = new Object(); // selected by V (element 3); element 2, a hole, would not matter
+
+        Object[] ag = filled(remote * EXTENT);
+        Runnable allGather = () -> ic.allGather(mine, 1, vt, ag, 1, xt);
+        if (h.rank == 0) {
+            Check.throwsMpi(MPI.ERR_OTHER, allGather, "allGather", "cannot serialize", "java.lang.Object");
+        } else if (h.color == 1) {
+            Check.throwsMpi(MPI.ERR_OTHER, allGather, "allGather", "rank 0 of the remote group", "could not send");
+            Check.arrays(filled(remote * EXTENT), ag, "nothing stored when a part failed");
+        } else {
+            allGather.run();
+            Object[] want = filled(remote * EXTENT);
+            for (int r = 0; r < remote; r++) land(want, remoteRanks[r], v(0, 1), x(r * EXTENT, 1));
+            Check.arrays(want, ag, "allGather from the group whose parts are fine");
+        }
+
+        // gather at the odd group's first rank: the even ranks send, comm rank 0's part fails.
+        int arg = h.color == 1 ? (h.localRank() == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+        Object[] g = filled(remote * EXTENT);
+        Runnable gather = () -> ic.gather(mine, 1, vt, arg == MPI.ROOT ? g : null, 1, xt, arg);
+        if (h.rank == 0) {
+            Check.throwsMpi(MPI.ERR_OTHER, gather, "gather", "cannot serialize");
+        } else if (arg == MPI.ROOT) {
+            Check.throwsMpi(MPI.ERR_OTHER, gather, "gather", "rank 0 of the remote group", "could not send");
+            Check.arrays(filled(remote * EXTENT), g, "the root stores nothing when a part failed");
+        } else {
+            gather.run();
+        }
+
+        // Still usable.
+        Object[] again = filled(remote);
+        ic.allGather(new Object[] {value(h.rank, 9)}, 1, MPI.OBJECT, again, 1, MPI.OBJECT);
+        Object[] want = new Object[remote];
+        for (int r = 0; r < remote; r++) want[r] = value(remoteRanks[r], 9);
+        Check.arrays(want, again, "allGather after the failed parts");
+        vt.free();
+        xt.free();
+        h.free();
+        comm.barrier();
+    }
+
+    /**
+     * On a line, process 0 cannot serialize what it sends: it throws its cause, its right
+     * neighbour throws an exception naming source 0 (or, on the fabric, the notice that rank 0
+     * failed its part of the call), and the line works afterwards.
+     */
+    @RankTest(minSize = 2)
+    public void neighbourPartCannotBeSerialized(Intracomm comm) {
+        int size = comm.getSize();
+        Datatype vt = vType(), xt = xType();
+        CartComm line = comm.createCart(new int[] {size}, new boolean[] {false}, false);
+        int me = line.getRank();
+        Object[] src = values(me, 5);
+        if (me == 0) src[0] = new Object();
+        Object[] recv = filled(10);
+        Runnable call = () -> line.neighborAllGather(src, 1, vt, recv, 1, xt);
+        if (me == 0) {
+            Check.throwsMpi(MPI.ERR_OTHER, call, "neighborAllGather", "cannot serialize");
+        } else {
+            boolean threw = false;
+            try {
+                call.run();
+            } catch (mpi.MPIException e) {
+                threw = true;
+                Check.isTrue(e.getMessage().contains("source 0 of this process could not send")
+                        || e.getMessage().contains("rank 0"), () -> "names the failed process: " + e.getMessage());
+            }
+            if (me == 1) {
+                Check.isTrue(threw, "the right neighbour of process 0 throws");
+            } else if (!threw) {
+                Object[] want = filled(10);
+                land(want, me - 1, v(0, 1), x(0, 1));
+                if (me + 1 < size) land(want, me + 1, v(0, 1), x(5, 1));
+                Check.arrays(want, recv, "processes away from process 0 complete");
+            }
+        }
+        comm.barrier();
+        Object[] plain = filled(2);
+        line.neighborAllGather(new Object[] {value(me, 0)}, 1, MPI.OBJECT, plain, 1, MPI.OBJECT);
+        Object[] want = filled(2);
+        if (me > 0) want[0] = value(me - 1, 0);
+        if (me + 1 < size) want[1] = value(me + 1, 0);
+        Check.arrays(want, plain, "the line works afterwards");
+        line.free();
+        vt.free();
+        xt.free();
+        comm.barrier();
+    }
+
     // ---- still refused -------------------------------------------------------------------------
 
     /** Windows have no MPI.OBJECT in either API family: refused with a clear message, nothing moves. */
