@@ -403,6 +403,33 @@ public class ObjectTypeMoreSuite {
         comm.barrier();
     }
 
+    /**
+     * A directed graph (each rank sends to the next two, so sources and destinations differ):
+     * neighborAllToAll of V blocks received as X, block j from source j being that source's block j.
+     */
+    @RankTest
+    public void neighbourGraph(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        Datatype vt = vType(), xt = xType();
+        int[] dst = {(rank + 1) % size, (rank + 2) % size};
+        int[] src = {(rank - 1 + size) % size, (rank - 2 + 2 * size) % size};
+        mpi.GraphComm g = comm.createDistGraphAdjacent(src, dst, new mpi.Info(), false);
+        Object[] recv = filled(11);
+        g.neighborAllToAll(values(rank, 10), 1, vt, recv, 4, MPI.OBJECT);
+        Object[] want = filled(11);
+        for (int j = 0; j < 2; j++) land(want, src[j], v(j * EXTENT, 1), range(j * 4, 4));
+        Check.arrays(want, recv, "neighborAllToAll V -> MPI.OBJECT on a directed graph");
+        recv = filled(12);
+        g.neighborAllGatherv(values(rank, 5), 1, vt, recv, ones(2), new int[] {1, 0}, xt);
+        want = filled(12);
+        for (int j = 0; j < 2; j++) land(want, src[j], v(0, 1), x((1 - j) * EXTENT, 1));
+        Check.arrays(want, recv, "neighborAllGatherv V -> X on a directed graph");
+        g.free();
+        vt.free();
+        xt.free();
+        comm.barrier();
+    }
+
     // ---- intercommunicators --------------------------------------------------------------------
 
     /** {@code in op inout} for strings: "a|b", so the order of the ranks shows. */
