@@ -181,7 +181,10 @@ public final class ColdStartReport {
         String bytes = "";
         for (String s : series.keySet()) {
             for (Point p : data.get("allreduce " + np + " " + s).values()) {
-                if (!p.b.isEmpty()) bytes = SvgChart.bytes(p.b.get(0)) + "B ";
+                if (!p.b.isEmpty()) {
+                    String b = SvgChart.bytes(p.b.get(0));
+                    bytes = b + (Character.isDigit(b.charAt(b.length() - 1)) ? " bytes " : "iB ");
+                }
             }
         }
         md.append("\n### Cold start: successive ").append(bytes).append("allreduces of doubles, np ").append(np)
