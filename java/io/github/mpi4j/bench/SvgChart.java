@@ -143,7 +143,7 @@ public final class SvgChart {
             if (x1 <= x0) x1 = x0 * 2;
         } else {
             x0 = Math.min(0, xmin);
-            x1 = niceCeil(xmax);
+            x1 = niceTop(xmax);
             if (x1 <= x0) x1 = x0 + 1;
         }
         if (logY) {
@@ -152,7 +152,7 @@ public final class SvgChart {
             if (y1 <= y0) y1 = y0 * 10;
         } else {
             y0 = Math.min(0, ymin);
-            y1 = niceCeil(ymax);
+            y1 = niceTop(ymax);
             if (y1 <= y0) y1 = y0 + 1;
         }
     }
@@ -171,6 +171,13 @@ public final class SvgChart {
 
     private static double log2(double v) {
         return Math.log(v) / Math.log(2);
+    }
+
+    /** The top of a linear axis from zero: {@code max} rounded up to a whole tick step. */
+    static double niceTop(double max) {
+        if (max <= 0) return 1;
+        double step = niceCeil(max / 6);
+        return Math.ceil(max / step - 1e-9) * step;
     }
 
     /** 1, 2, 2.5, 5 or 10 times a power of ten, at least {@code v}. */
@@ -232,7 +239,7 @@ public final class SvgChart {
     }
 
     private static void linearTicks(List<double[]> t, double lo, double hi) {
-        double step = niceCeil((hi - lo) / 8);
+        double step = niceCeil((hi - lo) / 6);
         for (double v = Math.ceil(lo / step) * step; v <= hi * (1 + 1e-9); v += step) t.add(new double[] {v});
     }
 

@@ -1,6 +1,7 @@
 package io.github.mpi4j.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,13 +94,18 @@ class SvgChartTest {
         Document d = parse(svg);
         List<double[]> m = markers(d, "fabric");
         int bottom = SvgChart.TOP + SvgChart.plotHeight();
-        // x: 0 .. 5 (4 rounded up to a nice 5); y: 0 .. 100.
+        // x: 0 .. 4 (ticks of 1); y: 0 .. 100 (ticks of 20).
         for (int i = 0; i < 4; i++) {
-            assertEquals(SvgChart.LEFT + rounds[i] / 5 * SvgChart.plotWidth(), m.get(i)[0], 0.06);
+            assertEquals(SvgChart.LEFT + rounds[i] / 4 * SvgChart.plotWidth(), m.get(i)[0], 0.06);
             assertEquals(bottom - pct[i] / 100 * SvgChart.plotHeight(), m.get(i)[1], 0.06);
         }
         assertEquals(bottom, m.get(3)[1], 0.06, "0 % on the x axis");
         assertEquals(SvgChart.TOP, m.get(0)[1], 0.06, "100 % at the top");
+        List<String> t = texts(d);
+        for (String label : new String[] {"0", "1", "2", "3", "4", "20", "40", "100"}) {
+            assertTrue(t.contains(label), "tick " + label + " in " + t);
+        }
+        assertFalse(t.contains("0.5") || t.contains("5") || t.contains("120"), "no ticks beyond the range: " + t);
         Element poly = (Element) d.getElementsByTagNameNS("http://www.w3.org/2000/svg", "polyline").item(0);
         String[] pts = poly.getAttribute("points").trim().split(" ");
         assertEquals(4, pts.length);
@@ -157,6 +163,9 @@ class SvgChartTest {
         assertEquals(5.0, SvgChart.niceCeil(4.2));
         assertEquals(250.0, SvgChart.niceCeil(201));
         assertEquals(100.0, SvgChart.niceCeil(100));
+        assertEquals(20.0, SvgChart.niceTop(20), "rounds 1..20: ticks of 5 up to 20");
+        assertEquals(100.0, SvgChart.niceTop(90));
+        assertEquals(8.0, SvgChart.niceTop(7.5));
         assertEquals("0.25", SvgChart.number(0.25));
         assertEquals("1000", SvgChart.number(1000));
     }
