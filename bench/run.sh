@@ -230,7 +230,8 @@ record() {   # np rep
 }
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-  echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
+  echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"
+  echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
 for rep in $(seq 1 "$reps"); do
   for test in latency bw allreduce bcast; do
@@ -250,6 +251,7 @@ for rep in $(seq 1 "$reps"); do
     run_java 4 init array | record 4 "$rep"
   fi
 done
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 cat "$out/machine.txt"
 java -cp "$jar" io.github.mpi4j.bench.Report "$out/raw.txt" "$mode" | tee "$out/table.md"
 java -cp "$jar" io.github.mpi4j.bench.OsuCharts "$out/raw.txt" "$out" "$mode"

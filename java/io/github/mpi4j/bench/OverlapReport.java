@@ -109,7 +109,7 @@ public final class OverlapReport {
     /** Overlap % against size, one series per implementation and np. */
     Path chart(Path dir) throws IOException {
         SvgChart c = new SvgChart("Overlap of iallreduce with computation", "message size (bytes)", "overlap (%)",
-                true, false);
+                true, false).yTop(100);
         TreeMap<Integer, Boolean> nps = new TreeMap<>();
         for (String k : data.keySet()) nps.put(Integer.parseInt(k.split(" ")[0]), true);
         for (int np : nps.keySet()) {

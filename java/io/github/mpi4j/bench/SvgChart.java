@@ -42,6 +42,8 @@ public final class SvgChart {
     private final String title, xLabel, yLabel;
     private final boolean logX, logY;
     private final List<Series> series = new ArrayList<>();
+    /** Top of a linear y axis chosen by the caller (NaN: from the data). */
+    private double yTop = Double.NaN;
     /** Data range of the axes once {@link #render()} has computed it. */
     private double x0, x1, y0, y1;
 
@@ -77,6 +79,18 @@ public final class SvgChart {
             throw new IllegalArgumentException("series " + name + ": " + axis + "[" + i + "] = " + v
                     + (log ? " (must be finite and > 0 on a logarithmic axis)" : " (must be finite)"));
         }
+    }
+
+    /**
+     * Fixes the top of a linear y axis (100 for percentages); data above it still widen the
+     * axis.
+     */
+    public SvgChart yTop(double top) {
+        if (logY || !(top > 0) || !Double.isFinite(top)) {
+            throw new IllegalArgumentException("yTop = " + top + " (a finite value > 0, on a linear y axis)");
+        }
+        yTop = top;
+        return this;
     }
 
     public int seriesCount() {
@@ -152,7 +166,7 @@ public final class SvgChart {
             if (y1 <= y0) y1 = y0 * 10;
         } else {
             y0 = Math.min(0, ymin);
-            y1 = niceTop(ymax);
+            y1 = Double.isNaN(yTop) || ymax > yTop ? niceTop(ymax) : yTop;
             if (y1 <= y0) y1 = y0 + 1;
         }
     }

@@ -134,6 +134,16 @@ class SvgChartTest {
     }
 
     @Test
+    void fixedTopOfPercentAxis() throws Exception {
+        SvgChart c = new SvgChart("t", "x", "%", true, false).yTop(100).add("s", new double[] {1, 2}, new double[] {0, 40});
+        List<double[]> m = markers(parse(c.render()), "s");
+        int bottom = SvgChart.TOP + SvgChart.plotHeight();
+        assertEquals(bottom - 0.4 * SvgChart.plotHeight(), m.get(1)[1], 0.06, "40 % of a 0..100 axis");
+        assertThrows(IllegalArgumentException.class, () -> new SvgChart("t", "x", "y", true, true).yTop(100));
+        assertThrows(IllegalArgumentException.class, () -> new SvgChart("t", "x", "y", true, false).yTop(-1));
+    }
+
+    @Test
     void emptyChartIsStillWellFormed() throws Exception {
         Document d = parse(new SvgChart("nothing", "x", "y", true, true).render());
         assertTrue(texts(d).contains("no data"));
