@@ -216,7 +216,7 @@ public final class ColdStartReport {
     List<Path> charts(Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
         for (String np : nps("lat")) {
-            SvgChart avg = new SvgChart("Cold start: 8-byte ping-pong, np " + np, "round (5,000 round trips each)",
+            SvgChart avg = new SvgChart("Cold start: 8-byte ping-pong, np " + np, "round (PER round trips each, see machine.txt)",
                     "average one-way latency (µs), log scale", false, true);
             SvgChart stall = new SvgChart("Cold start: worst message per round, np " + np, "round",
                     "largest round trip / 2 (µs), log scale", false, true);
