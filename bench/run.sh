@@ -7,6 +7,8 @@
 #   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
+#   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4"
+#   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=20 NPS="2 4"
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
@@ -20,6 +22,16 @@
 #               stripe; MPI_File_write_at_all of PER bytes a rank, ITERS calls, median of 5 runs):
 #               C (bench/fileio_c.c) under mpirun, FileBench on the MPI backend under mpirun and on
 #               the fabric (two-phase collective buffering) under mpi4jrun, direct buffers and arrays
+#   coldstart   from the first call after MPI_Init, in a fresh job each time, with plain
+#               `java -cp jar` (no benchmark-chosen JVM flags, no warm-up): an 8-byte ping-pong
+#               at np 2 in ROUNDS rounds of PER round trips (average one-way latency and the
+#               worst round trip / 2 per round), then CALLS successive allreduces of BYTES of
+#               doubles at every np in NPS (each call's time); ColdStart on the fabric
+#               (mpi4jrun) and the MPI backend (mpirun), arrays and direct buffers, and the C
+#               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets
+#   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
+#               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
+#               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c
 #   nccl        NcclBench (nccl-tests style: time, algbw, busbw per collective and size) on NP
 #               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
 #               under LAUNCH="mpirun --bind-to none" (the MPI backend)
@@ -29,7 +41,8 @@
 # window is 64 buffers of that size per rank, as in OSU's osu_bw). Ranks are not bound to cores
 # (--bind-to none) for C and Java alike: a bound JVM shares one core with its JIT and GC.
 #
-# Results (raw lines and the markdown table) go to bench/results/<date>-<mode>/.
+# Results (raw lines, the markdown table and SVG charts of the latency, bandwidth, allreduce,
+# coldstart and overlap modes) go to bench/results/<date>-<mode>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-mpi}
@@ -40,8 +53,8 @@ nps=${NPS:-"2 4"}
 jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
-case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio) ;;
-  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio)"; exit 2;; esac
+case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
+  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
 jvm_opts=(-Xbatch -Xms1g -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
 
@@ -115,6 +128,66 @@ if [ "$mode" = fileio ]; then
   exit 0
 fi
 
+if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
+  twin=target/bench/coldstart_c
+  [ "$mode" = overlap ] && twin=target/bench/overlap_c
+  [ -f "$jar" ] && [ -x "$twin" ] || { echo "build first (with Open MPI installed): mvn -B -DskipTests package"; exit 1; }
+  root=()
+  [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+  mpirun_=(mpirun --oversubscribe --bind-to none "${root[@]}")
+  rounds=${ROUNDS:-20}; per=${PER:-5000}; calls=${CALLS:-20}; bytes=${BYTES:-16777216}
+  sizes=${SIZES:-1048576,16777216}; iters=${ITERS:-20}
+  # coldstart: plain java -cp jar, nothing else (what a user's job starts with); overlap is a
+  # steady-state measurement and uses the other modes' JVM options.
+  cold_opts=(-cp "$jar")
+  [ "$mode" = overlap ] && cold_opts=("${jvm_opts[@]}")
+  mkdir -p "$out"
+  { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    if [ "$mode" = coldstart ]; then echo "mode: coldstart (ROUNDS=$rounds PER=$per CALLS=$calls BYTES=$bytes NPS=$nps REPS=$reps)"
+    else echo "mode: overlap (SIZES=$sizes ITERS=$iters NPS=$nps REPS=$reps)"; fi
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"; echo "cores: $(nproc)"
+    echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
+  tagged() {   # impl np rep: keep the result lines, prefixed
+    grep -E '^(COLD|OVERLAP) ' | sed "s/^/impl=$1 np=$2 rep=$3 /" >> "$out/raw.txt"
+  }
+  for rep in $(seq 1 "$reps"); do
+    if [ "$mode" = coldstart ]; then
+      echo "== rep $rep: ping-pong np=2" >&2
+      "${mpirun_[@]}" -np 2 "$twin" lat "$rounds" "$per" | tagged c 2 "$rep"
+      for kind in array direct; do
+        launch/mpi4jrun -np 2 "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per" \
+          | tagged fabric 2 "$rep"
+        "${mpirun_[@]}" -np 2 java "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per" \
+          | tagged mpi 2 "$rep"
+      done
+    fi
+    for np in $nps; do
+      echo "== rep $rep: $mode np=$np" >&2
+      if [ "$mode" = coldstart ]; then
+        "${mpirun_[@]}" -np "$np" "$twin" allreduce "$calls" "$bytes" | tagged c "$np" "$rep"
+        main=io.github.mpi4j.bench.ColdStart
+      else
+        "${mpirun_[@]}" -np "$np" "$twin" "$sizes" "$iters" | tagged c "$np" "$rep"
+        main=io.github.mpi4j.bench.Overlap
+      fi
+      for kind in array direct; do
+        if [ "$mode" = coldstart ]; then args=(allreduce "$kind" "$calls" "$bytes"); else args=("$kind" "$sizes" "$iters"); fi
+        launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" | tagged fabric "$np" "$rep"
+        "${mpirun_[@]}" -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi "$np" "$rep"
+      done
+    done
+  done
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+  cat "$out/machine.txt"
+  if [ "$mode" = coldstart ]; then
+    java -cp "$jar" io.github.mpi4j.bench.ColdStartReport "$out/raw.txt" "$out" "$(nproc)" | tee "$out/table.md"
+  else
+    java -cp "$jar" io.github.mpi4j.bench.OverlapReport "$out/raw.txt" "$out" | tee "$out/table.md"
+  fi
+  exit 0
+fi
+
 if [ "$mode" = nccl ]; then
   [ -f "$jar" ] || { echo "build first: mvn -B -DskipTests package"; exit 1; }
   np=${NP:-$( (nvidia-smi -L 2>/dev/null || true) | wc -l)}
@@ -157,7 +230,8 @@ record() {   # np rep
 }
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-  echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
+  echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"
+  echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
 for rep in $(seq 1 "$reps"); do
   for test in latency bw allreduce bcast; do
@@ -177,5 +251,7 @@ for rep in $(seq 1 "$reps"); do
     run_java 4 init array | record 4 "$rep"
   fi
 done
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 cat "$out/machine.txt"
 java -cp "$jar" io.github.mpi4j.bench.Report "$out/raw.txt" "$mode" | tee "$out/table.md"
+java -cp "$jar" io.github.mpi4j.bench.OsuCharts "$out/raw.txt" "$out" "$mode"

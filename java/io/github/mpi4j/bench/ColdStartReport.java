@@ -1,0 +1,268 @@
+package io.github.mpi4j.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Tables and charts of bench/run.sh coldstart: the raw lines
+ * {@code impl=I np=N rep=R COLD lat kind round avgUs stallUs} and
+ * {@code impl=I np=N rep=R COLD allreduce kind call ms bytes} of {@link ColdStart} and its C twin.
+ *
+ * <p>Per round (or call), the median over repetitions (each a fresh job) of the average, and
+ * the largest stall of any repetition. Targets of issue 12 item 1b, marked ✓/✗:
+ * <ul>
+ *   <li>latency: every round's average ≤ 2× C's average (C's mean over its rounds), and no
+ *       single message (round trip / 2) over 1 ms — the latter only meaningful with at least
+ *       as many cores as ranks;</li>
+ *   <li>allreduce: from the third call, every call within 1.5× of the steady state (the median
+ *       of the last half of the calls).</li>
+ * </ul>
+ * <pre>
+ *   ColdStartReport raw.txt [outdir] [cores]      markdown on stdout, charts into outdir
+ * </pre>
+ */
+public final class ColdStartReport {
+    private ColdStartReport() {
+    }
+
+    /** Implementations in table and legend order, and their names. */
+    private static final String[][] SERIES = {{"c c", "C"}, {"fabric array", "fabric, arrays"},
+        {"fabric direct", "fabric, direct"}, {"mpi array", "MPI backend, arrays"}, {"mpi direct", "MPI backend, direct"}};
+
+    static final double LAT_FACTOR = 2.0, STALL_LIMIT_US = 1000, ALLREDUCE_FACTOR = 1.5;
+
+    /** One measured point over repetitions. */
+    static final class Point {
+        final List<Double> a = new ArrayList<>(), b = new ArrayList<>();
+    }
+
+    /** "test np impl kind" -> index (round or call) -> values over repetitions. */
+    final Map<String, TreeMap<Integer, Point>> data = new TreeMap<>();
+
+    static ColdStartReport parse(List<String> lines) {
+        ColdStartReport r = new ColdStartReport();
+        for (String line : lines) {
+            String[] f = line.trim().split("\\s+");
+            // impl=I np=N rep=R COLD test kind index a [b]
+            if (f.length < 8 || !f[3].equals("COLD") || !f[0].startsWith("impl=") || !f[1].startsWith("np=")) continue;
+            try {
+                String key = f[4] + " " + f[1].substring(3) + " " + f[0].substring(5) + " " + f[5];
+                Point p = r.data.computeIfAbsent(key, k -> new TreeMap<>())
+                        .computeIfAbsent(Integer.parseInt(f[6]), k -> new Point());
+                p.a.add(Double.parseDouble(f[7]));
+                if (f.length > 8) p.b.add(Double.parseDouble(f[8]));
+            } catch (NumberFormatException e) {
+                // not one of ours
+            }
+        }
+        return r;
+    }
+
+    public static void main(String[] args) throws IOException {
+        ColdStartReport r = parse(Files.readAllLines(Path.of(args[0])));
+        int cores = args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
+        System.out.print(r.markdown(cores));
+        if (args.length > 1) {
+            for (Path p : r.charts(Path.of(args[1]))) System.err.println("chart: " + p);
+        }
+    }
+
+    static double median(List<Double> v) {
+        return OsuCharts.median(v);
+    }
+
+    private List<String> nps(String test) {
+        TreeMap<Integer, String> nps = new TreeMap<>();
+        for (String k : data.keySet()) {
+            String[] p = k.split(" ");
+            if (p[0].equals(test)) nps.put(Integer.parseInt(p[1]), p[1]);
+        }
+        return new ArrayList<>(nps.values());
+    }
+
+    /** The series of one test and np that have data, in {@link #SERIES} order: key -> name. */
+    private Map<String, String> present(String test, String np) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String[] s : SERIES) if (data.containsKey(test + " " + np + " " + s[0])) m.put(s[0], s[1]);
+        return m;
+    }
+
+    String markdown(int cores) {
+        StringBuilder md = new StringBuilder();
+        for (String np : nps("lat")) latencyTable(md, np, cores);
+        for (String np : nps("allreduce")) allreduceTable(md, np);
+        return md.toString();
+    }
+
+    /** C's mean of its per-round medians: the reference of the latency target. */
+    double cAverage(String np) {
+        TreeMap<Integer, Point> c = data.get("lat " + np + " c c");
+        if (c == null || c.isEmpty()) return Double.NaN;
+        double sum = 0;
+        for (Point p : c.values()) sum += median(p.a);
+        return sum / c.size();
+    }
+
+    /** Whether a latency series meets the target: {averages ok, stalls ok}. */
+    boolean[] latencyVerdict(String np, String series) {
+        double ref = cAverage(np);
+        boolean avgOk = true, stallOk = true;
+        for (Point p : data.get("lat " + np + " " + series).values()) {
+            if (!(median(p.a) <= LAT_FACTOR * ref)) avgOk = false;
+            if (!p.b.isEmpty() && Collections.max(p.b) > STALL_LIMIT_US) stallOk = false;
+        }
+        return new boolean[] {avgOk, stallOk};
+    }
+
+    /** Steady state (median of the last half of the calls) and the worst ratio from call 3. */
+    double[] allreduceSteady(String np, String series) {
+        TreeMap<Integer, Point> s = data.get("allreduce " + np + " " + series);
+        List<Double> meds = new ArrayList<>();
+        for (Point p : s.values()) meds.add(median(p.a));
+        double steady = median(meds.subList(meds.size() / 2, meds.size()));
+        double worst = 0;
+        for (int i = 2; i < meds.size(); i++) worst = Math.max(worst, meds.get(i) / steady);
+        return new double[] {steady, worst};
+    }
+
+    private void latencyTable(StringBuilder md, String np, int cores) {
+        Map<String, String> series = present("lat", np);
+        TreeMap<Integer, Boolean> rounds = new TreeMap<>();
+        for (String s : series.keySet()) for (int r : data.get("lat " + np + " " + s).keySet()) rounds.put(r, true);
+        md.append("\n### Cold start: 8-byte ping-pong, np ").append(np)
+                .append(": per round, average one-way latency / largest single round trip ÷ 2, µs\n\n");
+        md.append("| round |");
+        for (String name : series.values()) md.append(' ').append(name).append(" |");
+        md.append("\n|---:|");
+        for (int i = 0; i < series.size(); i++) md.append("---:|");
+        md.append('\n');
+        for (int r : rounds.keySet()) {
+            md.append("| ").append(r).append(" |");
+            for (String s : series.keySet()) {
+                Point p = data.get("lat " + np + " " + s).get(r);
+                md.append(' ').append(p == null ? "–" : fmt("%.3f / %.1f", median(p.a), p.b.isEmpty() ? Double.NaN
+                        : Collections.max(p.b))).append(" |");
+            }
+            md.append('\n');
+        }
+        double ref = cAverage(np);
+        md.append("| target |");
+        for (String s : series.keySet()) {
+            if (s.equals("c c")) {
+                md.append(fmt(" mean %.3f |", ref));
+                continue;
+            }
+            if (Double.isNaN(ref)) {
+                md.append(" no C reference |");
+                continue;
+            }
+            boolean[] v = latencyVerdict(np, s);
+            md.append(" ≤ 2×C").append(v[0] ? " ✓" : " ✗").append(", ≤ 1 ms").append(v[1] ? " ✓" : " ✗").append(" |");
+        }
+        md.append('\n');
+        if (Integer.parseInt(np) > cores) {
+            md.append("\n(").append(np).append(" ranks on ").append(cores)
+                    .append(" cores: the 1 ms stall target assumes ranks ≤ cores.)\n");
+        }
+    }
+
+    private void allreduceTable(StringBuilder md, String np) {
+        Map<String, String> series = present("allreduce", np);
+        TreeMap<Integer, Boolean> calls = new TreeMap<>();
+        for (String s : series.keySet()) for (int c : data.get("allreduce " + np + " " + s).keySet()) calls.put(c, true);
+        String bytes = "";
+        for (String s : series.keySet()) {
+            for (Point p : data.get("allreduce " + np + " " + s).values()) {
+                if (!p.b.isEmpty()) {
+                    String b = SvgChart.bytes(p.b.get(0));
+                    bytes = b + (Character.isDigit(b.charAt(b.length() - 1)) ? " bytes " : "iB ");
+                }
+            }
+        }
+        md.append("\n### Cold start: successive ").append(bytes).append("allreduces of doubles, np ").append(np)
+                .append(": each call, ms (slowest rank; median over jobs)\n\n");
+        md.append("| call |");
+        for (String name : series.values()) md.append(' ').append(name).append(" |");
+        md.append("\n|---:|");
+        for (int i = 0; i < series.size(); i++) md.append("---:|");
+        md.append('\n');
+        for (int c : calls.keySet()) {
+            md.append("| ").append(c).append(" |");
+            for (String s : series.keySet()) {
+                Point p = data.get("allreduce " + np + " " + s).get(c);
+                md.append(' ').append(p == null ? "–" : fmt("%.2f", median(p.a))).append(" |");
+            }
+            md.append('\n');
+        }
+        md.append("| steady (median of last half) |");
+        for (String s : series.keySet()) md.append(fmt(" %.2f |", allreduceSteady(np, s)[0]));
+        md.append("\n| worst from call 3 ÷ steady |");
+        for (String s : series.keySet()) {
+            double w = allreduceSteady(np, s)[1];
+            md.append(fmt(" %.2f", w)).append(s.equals("c c") ? "" : w <= ALLREDUCE_FACTOR ? " ✓" : " ✗").append(" |");
+        }
+        md.append('\n');
+    }
+
+    /** Latency per round, stall per round and allreduce per call, one chart each (per np). */
+    List<Path> charts(Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (String np : nps("lat")) {
+            SvgChart avg = new SvgChart("Cold start: 8-byte ping-pong, np " + np, "round (PER round trips each, see machine.txt)",
+                    "average one-way latency (µs), log scale", false, true);
+            SvgChart stall = new SvgChart("Cold start: worst message per round, np " + np, "round",
+                    "largest round trip / 2 (µs), log scale", false, true);
+            for (Map.Entry<String, String> s : present("lat", np).entrySet()) {
+                TreeMap<Integer, Point> t = data.get("lat " + np + " " + s.getKey());
+                double[] xs = new double[t.size()], a = new double[t.size()], b = new double[t.size()];
+                int i = 0;
+                boolean stalls = true;
+                for (Map.Entry<Integer, Point> e : t.entrySet()) {
+                    xs[i] = e.getKey();
+                    a[i] = median(e.getValue().a);
+                    if (e.getValue().b.isEmpty()) stalls = false;
+                    else b[i] = Collections.max(e.getValue().b);
+                    i++;
+                }
+                avg.add(s.getValue(), xs, a);
+                if (stalls) stall.add(s.getValue(), xs, b);
+            }
+            write(avg, dir.resolve("coldstart-lat-np" + np + ".svg"), out);
+            write(stall, dir.resolve("coldstart-stall-np" + np + ".svg"), out);
+        }
+        for (String np : nps("allreduce")) {
+            SvgChart c = new SvgChart("Cold start: allreduce per call, np " + np, "call",
+                    "time (ms), log scale", false, true);
+            for (Map.Entry<String, String> s : present("allreduce", np).entrySet()) {
+                TreeMap<Integer, Point> t = data.get("allreduce " + np + " " + s.getKey());
+                double[] xs = new double[t.size()], a = new double[t.size()];
+                int i = 0;
+                for (Map.Entry<Integer, Point> e : t.entrySet()) {
+                    xs[i] = e.getKey();
+                    a[i++] = median(e.getValue().a);
+                }
+                c.add(s.getValue(), xs, a);
+            }
+            write(c, dir.resolve("coldstart-allreduce-np" + np + ".svg"), out);
+        }
+        return out;
+    }
+
+    private static void write(SvgChart c, Path file, List<Path> out) throws IOException {
+        if (c.seriesCount() == 0) return;
+        c.write(file);
+        out.add(file);
+    }
+
+    private static String fmt(String f, Object... a) {
+        return String.format(Locale.ROOT, f, a);
+    }
+}

@@ -1,0 +1,127 @@
+package io.github.mpi4j.bench;
+
+import java.nio.DoubleBuffer;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * Communication/computation overlap of a non-blocking allreduce, after OSU's osu_iallreduce
+ * (issue 12, item 5); its C twin is bench/overlap_c.c, both print the same lines.
+ * <pre>
+ *   Overlap array|direct [sizes=1048576,16777216] [iters=20]
+ * </pre>
+ * For each size (bytes of doubles, SUM), after a warm-up of {@code iters} calls:
+ * <ol>
+ *   <li>pure: average time of {@code iAllReduce} + {@code waitFor} alone;</li>
+ *   <li>compute: a busy loop (floating-point work, no MPI calls) sized to the pure time, timed
+ *       on its own;</li>
+ *   <li>overall: average time of {@code iAllReduce}, the busy loop, {@code waitFor};</li>
+ *   <li>overlap % = max(0, 100 × (1 − (overall − compute) / pure)).</li>
+ * </ol>
+ * Each time is the mean over the ranks of their averages, as OSU reports. Output on rank 0:
+ * {@code OVERLAP <kind> <bytes> <pureUs> <computeUs> <overallUs> <overlapPct>}. The reduced
+ * values are checked against the sum computed from rank and size.
+ */
+public final class Overlap {
+    private Overlap() {
+    }
+
+    /** Keeps the busy loop's result alive so the JIT cannot drop the loop. */
+    static volatile double sink;
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        boolean direct = args.length > 0 && args[0].equals("direct");
+        String kind = direct ? "direct" : "array";
+        String sizes = args.length > 1 ? args[1] : "1048576,16777216";
+        int iters = args.length > 2 ? ColdStart.positive("iters", args[2]) : 20;
+        Intracomm comm = MPI.COMM_WORLD;
+        for (String s : sizes.split(",")) {
+            int bytes = ColdStart.positive("size", s.trim());
+            double[] r = measure(comm, direct, bytes, iters);
+            if (comm.getRank() == 0) {
+                System.out.println(String.format(Locale.ROOT, "OVERLAP %s %d %.2f %.2f %.2f %.1f", kind, bytes,
+                        r[0], r[1], r[2], overlap(r[0], r[1], r[2])));
+            }
+        }
+        MPI.Finalize();
+    }
+
+    /** OSU's overlap: the share of the pure communication time hidden behind computation. */
+    static double overlap(double pure, double compute, double overall) {
+        if (!(pure > 0)) return 0;
+        return Math.max(0, 100 * (1 - (overall - compute) / pure));
+    }
+
+    /**
+     * Busy work for about {@code nanos} ns: floating-point arithmetic, the clock read every 64
+     * steps; returns the time it took.
+     */
+    static long compute(long nanos) {
+        long start = System.nanoTime(), end = start + nanos, now;
+        double x = 1.0;
+        do {
+            for (int i = 0; i < 64; i++) x = x * 1.0000001 + 1e-9;
+            now = System.nanoTime();
+        } while (now < end);
+        sink = x;
+        return now - start;
+    }
+
+    /** {pure, compute, overall} in µs, each the mean over ranks. */
+    private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters) {
+        int count = bytes / 8, rank = comm.getRank(), size = comm.getSize();
+        Object send, recv;
+        if (direct) {
+            DoubleBuffer s = MPI.newDoubleBuffer(count);
+            for (int i = 0; i < count; i++) s.put(i, rank + i);
+            send = s;
+            recv = MPI.newDoubleBuffer(count);
+        } else {
+            double[] s = new double[count];
+            for (int i = 0; i < count; i++) s[i] = rank + i;
+            send = s;
+            recv = new double[count];
+        }
+        // Warm-up: JIT, buffers, schedules (OSU skips its first iterations the same way).
+        for (int i = 0; i < iters; i++) {
+            comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
+            compute(1000);
+        }
+        comm.barrier();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < iters; i++) comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
+        double pure = (System.nanoTime() - t0) / 1e3 / iters;
+        check(recv, direct, count, size);
+        // The busy loop is sized to the pure time of the slowest rank, so every rank computes
+        // as long (OSU sizes it to the maximum over ranks too).
+        double[] mine = {pure}, max = new double[1];
+        comm.allReduce(mine, max, 1, MPI.DOUBLE, MPI.MAX);
+        long work = (long) (max[0] * 1e3);
+        comm.barrier();
+        long computeNs = 0, overallNs = 0;
+        for (int i = 0; i < iters; i++) {
+            long a = System.nanoTime();
+            Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
+            computeNs += compute(work);
+            r.waitFor();
+            overallNs += System.nanoTime() - a;
+        }
+        check(recv, direct, count, size);
+        double[] local = {pure, computeNs / 1e3 / iters, overallNs / 1e3 / iters}, sum = new double[3];
+        comm.allReduce(local, sum, 3, MPI.DOUBLE, MPI.SUM);
+        for (int i = 0; i < 3; i++) sum[i] /= size;
+        return sum;
+    }
+
+    private static void check(Object recv, boolean direct, int count, int size) {
+        for (int i : new int[] {0, count / 2, count - 1}) {
+            if (i < 0 || i >= count) continue;
+            double got = direct ? ((DoubleBuffer) recv).get(i) : ((double[]) recv)[i];
+            double want = (double) size * i + size * (size - 1) / 2.0;
+            if (got != want) throw new IllegalStateException("iAllReduce element " + i + " = " + got + ", expected " + want);
+        }
+    }
+}

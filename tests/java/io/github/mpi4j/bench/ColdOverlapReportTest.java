@@ -1,0 +1,149 @@
+package io.github.mpi4j.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+/**
+ * The reports of bench/run.sh coldstart, overlap and the latency/bandwidth/allreduce charts,
+ * fed with raw lines whose verdicts and medians are worked out by hand here.
+ */
+class ColdOverlapReportTest {
+    @Test
+    void latencyTargetsAgainstTwiceCsMeanAndOneMillisecondStalls() {
+        List<String> raw = new ArrayList<>();
+        // C: rounds 0.4 and 0.6 -> mean 0.5 -> limit 1.0 µs.
+        raw.add("impl=c np=2 rep=1 COLD lat c 1 0.4 10");
+        raw.add("impl=c np=2 rep=1 COLD lat c 2 0.6 12");
+        // fabric arrays: medians over 3 jobs 0.9 and 1.0 -> within 2x; one job's stall of 1500 µs.
+        for (String[] r : new String[][] {{"1", "0.9", "20"}, {"1", "5.0", "1500"}, {"1", "0.8", "30"},
+            {"2", "1.0", "40"}, {"2", "0.7", "50"}, {"2", "1.1", "60"}}) {
+            raw.add("impl=fabric np=2 rep=x COLD lat array " + r[0] + " " + r[1] + " " + r[2]);
+        }
+        // MPI backend direct: a round at 1.2 (> 1.0), stalls small.
+        raw.add("impl=mpi np=2 rep=1 COLD lat direct 1 1.2 100");
+        raw.add("impl=mpi np=2 rep=1 COLD lat direct 2 0.5 100");
+        raw.add("garbage line");
+        raw.add("impl=mpi np=2 rep=1 COLD lat direct x y z");
+        ColdStartReport r = ColdStartReport.parse(raw);
+        assertEquals(0.5, r.cAverage("2"), 1e-12);
+        assertArrayEquals(new boolean[] {true, false}, r.latencyVerdict("2", "fabric array"));
+        assertArrayEquals(new boolean[] {false, true}, r.latencyVerdict("2", "mpi direct"));
+        String md = r.markdown(2);
+        assertTrue(md.contains("| 1 | 0.400 / 10.0 | 0.900 / 1500.0 | 1.200 / 100.0 |"), md);
+        assertTrue(md.contains("≤ 2×C ✓, ≤ 1 ms ✗"), md);
+        assertTrue(md.contains("≤ 2×C ✗, ≤ 1 ms ✓"), md);
+        assertFalse(md.contains("assumes ranks ≤ cores"), "2 ranks on 2 cores: no caveat");
+        assertTrue(r.markdown(1).contains("assumes ranks ≤ cores"));
+    }
+
+    @Test
+    void allreduceSteadyStateIsMedianOfLastHalfAndJudgedFromTheThirdCall() {
+        List<String> raw = new ArrayList<>();
+        double[] fabric = {90, 40, 14, 10, 11, 10, 9, 10};   // last half 11,10,9,10 -> 10; worst from call 3: 14/10
+        double[] mpi = {50, 20, 16, 10, 10, 10, 10, 10};     // 16/10 = 1.6 > 1.5
+        for (int i = 0; i < fabric.length; i++) {
+            raw.add("impl=fabric np=4 rep=1 COLD allreduce direct " + (i + 1) + " " + fabric[i] + " 16777216");
+            raw.add("impl=mpi np=4 rep=1 COLD allreduce array " + (i + 1) + " " + mpi[i] + " 16777216");
+            raw.add("impl=c np=4 rep=1 COLD allreduce c " + (i + 1) + " 5 16777216");
+        }
+        ColdStartReport r = ColdStartReport.parse(raw);
+        assertArrayEquals(new double[] {10, 1.4}, r.allreduceSteady("4", "fabric direct"), 1e-12);
+        assertArrayEquals(new double[] {10, 1.6}, r.allreduceSteady("4", "mpi array"), 1e-12);
+        String md = r.markdown(4);
+        assertTrue(md.contains("successive 16MiB allreduces of doubles, np 4"), md);
+        assertTrue(md.contains("| worst from call 3 ÷ steady | 1.00 | 1.40 ✓ | 1.60 ✗ |"), md);
+        assertTrue(md.contains("| 1 | 5.00 | 90.00 | 50.00 |"), md);
+    }
+
+    @Test
+    void coldStartChartsHaveOneSeriesPerImplementation(@TempDir Path dir) throws Exception {
+        List<String> raw = List.of(
+                "impl=c np=2 rep=1 COLD lat c 1 0.4 10", "impl=c np=2 rep=1 COLD lat c 2 0.3 9",
+                "impl=fabric np=2 rep=1 COLD lat array 1 9 900", "impl=fabric np=2 rep=1 COLD lat array 2 1 90",
+                "impl=c np=2 rep=1 COLD allreduce c 1 5 1024", "impl=mpi np=2 rep=1 COLD allreduce direct 1 7 1024");
+        List<Path> files = ColdStartReport.parse(raw).charts(dir);
+        assertEquals(List.of(dir.resolve("coldstart-lat-np2.svg"), dir.resolve("coldstart-stall-np2.svg"),
+                dir.resolve("coldstart-allreduce-np2.svg")), files);
+        Document d = SvgChartTest.parse(Files.readString(files.get(0)));
+        List<double[]> fab = SvgChartTest.markers(d, "fabric, arrays");
+        assertEquals(2, fab.size());
+        assertEquals(9, fab.get(0)[3]);
+        assertTrue(fab.get(0)[1] < fab.get(1)[1], "the slow first round is drawn higher");
+        assertEquals(2, SvgChartTest.markers(d, "C").size());
+        Document s = SvgChartTest.parse(Files.readString(files.get(1)));
+        assertEquals(900, SvgChartTest.markers(s, "fabric, arrays").get(0)[3]);
+    }
+
+    @Test
+    void overlapTargetsFabricEightyPercentAndMpiAtLeastC(@TempDir Path dir) throws Exception {
+        List<String> raw = List.of(
+                "impl=c np=2 rep=1 OVERLAP c 1048576 100 100 150 50.0",
+                "impl=c np=2 rep=2 OVERLAP c 1048576 100 100 130 70.0",      // median 60
+                "impl=fabric np=2 rep=1 OVERLAP array 1048576 100 100 110 90.0",
+                "impl=fabric np=2 rep=1 OVERLAP direct 1048576 100 100 130 70.0",
+                "impl=mpi np=2 rep=1 OVERLAP array 1048576 100 100 140 60.0",
+                "impl=mpi np=2 rep=1 OVERLAP direct 1048576 100 100 160 40.0",
+                "impl=c np=4 rep=1 OVERLAP c 16777216 1000 1000 1500 50.0",
+                "impl=fabric np=4 rep=1 OVERLAP array 16777216 1000 1000 1100 90.0");
+        OverlapReport r = OverlapReport.parse(raw);
+        assertEquals(" ✓", r.mark("2 1048576", "fabric array"));
+        assertEquals(" ✗", r.mark("2 1048576", "fabric direct"));
+        assertEquals(" ✓", r.mark("2 1048576", "mpi array"), "60 % ≥ C's median 60 %");
+        assertEquals(" ✗", r.mark("2 1048576", "mpi direct"));
+        assertEquals("", r.mark("2 1048576", "c c"));
+        String md = r.markdown();
+        assertTrue(md.contains("| 2 | 1M | C | 100.0 | 100.0 | 140.0 | 60.0 |"), md);
+        assertTrue(md.contains("| 4 | 16M | fabric, arrays | 1000.0 | 1000.0 | 1100.0 | 90.0 ✓ |"), md);
+        assertTrue(md.indexOf("| 2 | 1M |") < md.indexOf("| 4 | 16M |"), "rows by np, then size");
+        Path chart = r.chart(dir);
+        Document d = SvgChartTest.parse(Files.readString(chart));
+        assertEquals(90, SvgChartTest.markers(d, "fabric, arrays, np 2").get(0)[3]);
+        assertEquals(1, SvgChartTest.markers(d, "fabric, arrays, np 4").size());
+        // OSU's formula, as Overlap computes it.
+        assertEquals(90.0, Overlap.overlap(100, 100, 110), 1e-9);
+        assertEquals(0.0, Overlap.overlap(100, 100, 250), 1e-9, "never negative");
+        assertEquals(0.0, Overlap.overlap(0, 100, 100), 1e-9);
+    }
+
+    @Test
+    void busyLoopTakesAboutTheTimeAskedFor() {
+        long t = Overlap.compute(2_000_000);
+        assertTrue(t >= 2_000_000, "at least the time asked for: " + t);
+    }
+
+    @Test
+    void osuChartsMedianOverRepetitionsPerKind(@TempDir Path dir) throws Exception {
+        List<String> raw = List.of(
+                "np=2 rep=1 RESULT latency c 1 0.30", "np=2 rep=2 RESULT latency c 1 0.50", "np=2 rep=3 RESULT latency c 1 0.40",
+                "np=2 rep=1 RESULT latency array 1 0.9", "np=2 rep=1 RESULT latency array 2 1.1",
+                "np=2 rep=1 RESULT latency direct 1 0.8",
+                "np=2 rep=1 RESULT bw c 1024 5000", "np=2 rep=1 RESULT bw raw 1024 3000",
+                "np=4 rep=1 RESULT allreduce c 8 2.0", "np=4 rep=1 RESULT allreduce array 8 3.0",
+                "np=2 rep=1 RESULT allreduce c 8 1.0", "np=4 rep=1 RESULT init java 0 400");
+        List<Path> files = OsuCharts.write(raw, dir, "fabric");
+        assertEquals(List.of(dir.resolve("latency.svg"), dir.resolve("bw.svg"), dir.resolve("allreduce-np2.svg"),
+                dir.resolve("allreduce-np4.svg")), files);
+        Document lat = SvgChartTest.parse(Files.readString(files.get(0)));
+        assertEquals(0.40, SvgChartTest.markers(lat, "C").get(0)[3], 1e-12, "median of 0.3, 0.5, 0.4");
+        List<double[]> arr = SvgChartTest.markers(lat, "Java arrays");
+        assertEquals(2, arr.size());
+        assertTrue(arr.get(0)[0] < arr.get(1)[0]);
+        assertEquals(1, SvgChartTest.markers(lat, "Java direct").size());
+        assertTrue(SvgChartTest.texts(lat).contains("One-way latency, np 2 (fabric)"));
+        Document bw = SvgChartTest.parse(Files.readString(files.get(1)));
+        assertEquals(3000, SvgChartTest.markers(bw, "raw TCP").get(0)[3]);
+        Document a4 = SvgChartTest.parse(Files.readString(files.get(3)));
+        assertEquals(2, SvgChartTest.markers(a4, "C").get(0)[3]);
+        assertEquals(3, SvgChartTest.markers(a4, "Java arrays").get(0)[3]);
+    }
+}
