@@ -40,12 +40,17 @@ if [ "$what" = measure ] || [ "$what" = all ]; then
       -cp "$cp" io.github.mpi4j.bench.Scaling procs "$colls" "$sizes" "$reps" | grep '^RESULT' | tee -a "$out/raw.txt"
     echo "procs np=$np: load after $(load)" >> "$out/machine.txt"
   done
-  # One table: measured, model, oversubscription factor, ratio.
-  awk 'BEGIN { print "| mode | np | collective | bytes | algorithm | measured µs | model µs | oversub | measured / (model·oversub) |"
-               print "|---|---|---|---|---|---|---|---|---|" }
-       { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v["mode"], v["np"], v["coll"], v["bytes"], v["alg"],
-                v["measured_us"], v["model_us"], v["oversub"], v["ratio"] }' "$out/raw.txt" > "$out/measured.md"
+  # One table: measured, model, oversubscription with and without the background load, ratios,
+  # and the CPU time per call and rank (which other programs do not inflate) against the model.
+  awk -v cores="$(nproc)" 'BEGIN {
+         print "| mode | np | collective | bytes | algorithm | measured µs | model µs | B | (p+B)/cores | measured / (model·(p+B)/cores) | measured / (model·p/cores) | CPU µs per rank | CPU / model |"
+         print "|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
+       { delete v; for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+         f = v["np"] / cores; if (f < 1) f = 1
+         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s | %.2f |\n", v["mode"], v["np"], v["coll"],
+                v["bytes"], v["alg"], v["measured_us"], v["model_us"], v["background"], v["oversub"], v["ratio"],
+                v["measured_us"] / (v["model_us"] * f), v["cpu_us"], v["cpu_us"] / v["model_us"] }' \
+    "$out/raw.txt" > "$out/measured.md"
 fi
 if [ "$what" = model ] || [ "$what" = all ]; then
   java -cp "$cp" io.github.mpi4j.bench.ScalingModel > "$out/model.md"

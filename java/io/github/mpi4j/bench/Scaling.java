@@ -37,7 +37,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls worth about {@link #TARGET_SECONDS} by the model (at least one), timed per rank; its time
  * is the slowest rank's average per call. The printed time is the median repetition. Output,
  * on rank 0: {@code RESULT mode=threads np=4 coll=allreduce bytes=8 alg=recursive_doubling
- * measured_us=.. model_us=.. oversub=.. ratio=..} where ratio = measured / (model · oversub).
+ * measured_us=.. model_us=.. oversub=.. ratio=.. iters=.. background=..} where
+ * oversub = max(1, (np + background) / cores) ({@link Prediction#oversubscription(int, double)}),
+ * background the other runnable threads estimated at the start ({@link #background}), and
+ * ratio = measured / (model · oversub); cpu_us is the CPU time per call and rank (the
+ * process's CPU time over the ranks it holds: JIT, GC and waiting included), which the other
+ * programs on the machine do not inflate.
  */
 public final class Scaling {
     private Scaling() {
@@ -137,22 +142,28 @@ public final class Scaling {
                 double oversub = model.oversubscription(p, background);
                 int iters = (int) Math.max(1, Math.min(1000, TARGET_SECONDS / Math.max(1e-7, choice.seconds() * oversub)));
                 k.run(1);
-                double[] t = new double[reps];
+                double[] t = new double[reps], cpu = new double[reps];
                 for (int i = 0; i < reps; i++) {
                     k.barrier();
-                    long t0 = System.nanoTime();
+                    long c0 = processCpuNanos(), t0 = System.nanoTime();
                     k.run(iters);
+                    long c1 = processCpuNanos();
                     t[i] = k.maxOverRanks((System.nanoTime() - t0) * 1e-9 / iters);
+                    // CPU time per call and rank: the process's (all ranks' threads in one JVM,
+                    // counted once) or each process's, summed over the ranks, divided by p.
+                    double mine = mode.equals("threads") && me != 0 ? 0 : (c1 - c0) * 1e-9 / iters;
+                    cpu[i] = k.sumOverRanks(mine) / p;
                 }
                 k.check();
                 Arrays.sort(t);
+                Arrays.sort(cpu);
                 double med = t[reps / 2];
                 if (me == 0) {
                     System.out.println(String.format(Locale.ROOT,
                             "RESULT mode=%s np=%d coll=%s bytes=%d alg=%s measured_us=%.2f model_us=%.2f oversub=%.1f"
-                                    + " ratio=%.2f iters=%d background=%.1f",
+                                    + " ratio=%.2f iters=%d background=%.1f cpu_us=%.2f",
                             mode, p, c, k.modelBytes(), choice.algorithm(), med * 1e6, choice.seconds() * 1e6, oversub,
-                            med / (choice.seconds() * oversub), iters, background));
+                            med / (choice.seconds() * oversub), iters, background, cpu[reps / 2] * 1e6));
                     System.out.flush();
                 }
             }
@@ -180,6 +191,13 @@ public final class Scaling {
     }
 
     static final double PROBE_SECONDS = 0.3;
+
+    /** CPU time of this whole process (every thread, JIT and GC included), ns; -1 where unknown. */
+    static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean
+                ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
+    }
 
     /** One collective at one size on one rank, with its buffers. */
     static final class Case {

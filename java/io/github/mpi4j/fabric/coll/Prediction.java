@@ -111,13 +111,23 @@ public final class Prediction {
     }
 
     /**
+     * Seconds per byte of a plain copy between the heap and a shared-memory slot: 20 ns/KiB.
+     * Not the model's beta (150 ns/KiB), which prices a byte sent as a message (into a ring and
+     * out again, with its matching). Derived from ShmAllReduce's measurement, 16 MiB of doubles
+     * at 2 ranks in 1.8 ms, less the reduction (see docs/scaling.md).
+     */
+    static final double SLOT_COPY = 20e-9 / 1024;
+
+    /**
      * {@link ShmAllReduce}: per chunk of min(slot, p · 128 KiB) three barriers; per byte a copy
-     * into the slot, a copy of the parts out of the slots, the reduction and the copy out.
+     * into the slot, a copy of the parts out of the slots, the reduction of (p-1)/p of it and
+     * the copy out. (The first version priced the copies at beta, the cost of a message byte:
+     * 4.7 times the measured time, docs/scaling.md.)
      */
     double shmAllReduceTime(long bytes, int p) {
         long chunk = Math.max(1, Math.min(slotBytes, p * 128L * 1024));
         long chunks = (bytes + chunk - 1) / chunk;
-        return chunks * 3 * model.barrierTime(p) + bytes * (3 * model.beta + (p - 1.0) / p * model.gamma);
+        return chunks * 3 * model.barrierTime(p) + bytes * (3 * SLOT_COPY + (p - 1.0) / p * model.gamma);
     }
 
     /** Bcast of {@code bytes} of doubles over p ranks. */
