@@ -93,8 +93,7 @@ public final class Scaling {
 
     /** Whether processes of one node get shared-memory slots (MPI4J_SHM_COLL_KB not 0). */
     private static boolean shmSlotsOn() {
-        String kb = System.getProperty("mpi4j.shm.coll.kb", System.getenv("MPI4J_SHM_COLL_KB"));
-        return kb == null || kb.isBlank() || Double.parseDouble(kb.trim()) > 0;
+        return Prediction.slotKiB() > 0;
     }
 
     private static void runThreads(int np, String[] colls, long[] sizes, int reps, int cores) throws Exception {

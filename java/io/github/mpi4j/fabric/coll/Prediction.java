@@ -38,10 +38,21 @@ public final class Prediction {
      * {@code cores} cores between them.
      */
     public static Prediction fromSettings(int cores) {
+        if (cores < 1) throw new IllegalArgumentException("cores " + cores);
+        return new Prediction(CostModel.fromSettings(), slotKiB() * 1024, cores);
+    }
+
+    /** Each rank's shared-memory slot for collectives, KiB ({@code MPI4J_SHM_COLL_KB}, default 1024; 0: none). */
+    public static long slotKiB() {
         String kb = System.getProperty("mpi4j.shm.coll.kb", System.getenv("MPI4J_SHM_COLL_KB"));
-        long slot = 1024L * 1024;
-        if (kb != null && !kb.isBlank()) slot = (long) (Double.parseDouble(kb.trim()) * 1024);
-        return new Prediction(CostModel.fromSettings(), slot, cores);
+        if (kb == null || kb.isBlank()) return 1024;
+        try {
+            double d = Double.parseDouble(kb.trim());
+            if (d >= 0 && !Double.isInfinite(d)) return (long) d;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("MPI4J_SHM_COLL_KB='" + kb + "' is not a non-negative number");
     }
 
     /**

@@ -138,6 +138,18 @@ class ScalingModelTest {
         assertEquals(4, m.oversubscription(2, 6));
         assertEquals(1, m.oversubscription(1, 0.5));
         assertEquals(1, Prediction.network(25, 10, 100).oversubscription(1024));
+        assertThrows(IllegalArgumentException.class, () -> Prediction.fromSettings(0));
+        System.setProperty("mpi4j.shm.coll.kb", "lots");
+        try {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Prediction.fromSettings(2));
+            assertTrue(e.getMessage().contains("MPI4J_SHM_COLL_KB") && e.getMessage().contains("lots"), e.getMessage());
+            System.setProperty("mpi4j.shm.coll.kb", "0");
+            assertEquals(0, Prediction.slotKiB());
+            // No slots: the message schedules price a large allreduce even where the ranks could have slots.
+            assertEquals("rabenseifner", Prediction.fromSettings(2).allReduce(16L << 20, 2, true).algorithm());
+        } finally {
+            System.clearProperty("mpi4j.shm.coll.kb");
+        }
     }
 
     @Test
