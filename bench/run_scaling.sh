@@ -7,6 +7,8 @@
 #   bench/run_scaling.sh [measure|model|all]     THREAD_NPS="2,4,8,16,32,64" PROC_NPS="2 4 8 16"
 #                                                COLLS=allreduce,bcast,allgather,reduce_scatter_block,barrier
 #                                                SIZES=8,512,32768,262144,2097152 REPS=5
+#   JAR (default target/mpi4j.jar) and CP (default $JAR) name the classes; MPI4J_JAR the
+#   launcher's. Do not rebuild while this runs: a replaced jar breaks the launcher mid-run.
 #
 # The load average is recorded before and after every run (the machine is shared). Results
 # (raw lines and markdown tables) go to bench/results/<date>-scaling/.
