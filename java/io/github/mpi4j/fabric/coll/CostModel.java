@@ -134,14 +134,10 @@ public final class CostModel {
 
     AllReduce allReduce(long bytes, int p, int count) {
         if (forcedAllReduce != null) return forcedAllReduce;
-        double logp = Math.ceil(Math.log(p) / Math.log(2));
-        double frac = (p - 1.0) / p;
-        // Non-powers of two pay the excess-rank step (two extra full-message transfers).
-        double excess = Integer.bitCount(p) == 1 ? 0 : 2 * (alpha + bytes * beta);
-        double rd = logp * (alpha + bytes * (beta + gamma)) + excess;
-        double rab = 2 * logp * alpha + 2 * bytes * frac * beta + bytes * frac * gamma + excess;
-        double ring = 2 * (p - 1) * alpha + 2 * bytes * frac * beta + bytes * frac * gamma;
         if (count < p) return AllReduce.RECURSIVE_DOUBLING;
+        double rd = allReduceTime(AllReduce.RECURSIVE_DOUBLING, bytes, p);
+        double rab = allReduceTime(AllReduce.RABENSEIFNER, bytes, p);
+        double ring = allReduceTime(AllReduce.RING, bytes, p);
         if (rd <= rab && rd <= ring) return AllReduce.RECURSIVE_DOUBLING;
         return rab <= ring ? AllReduce.RABENSEIFNER : AllReduce.RING;
     }
@@ -153,19 +149,68 @@ public final class CostModel {
      */
     boolean allGatherBruck(long totalBytes, int p) {
         if (forcedAllGather != null) return forcedAllGather;
-        double logp = Math.ceil(Math.log(p) / Math.log(2));
-        double moved = totalBytes * (p - 1.0) / p * beta;
-        double bruck = logp * alpha + moved + 2 * totalBytes * gamma;
-        double ring = (p - 1) * alpha + moved;
-        return bruck < ring;
+        return allGatherTime(true, totalBytes, p) < allGatherTime(false, totalBytes, p);
     }
 
     /** Scatter + allgather instead of a binomial tree for a broadcast of {@code bytes}. */
     boolean bcastScatterAllgather(long bytes, int p) {
         if (forcedBcastLarge != null) return forcedBcastLarge;
-        double logp = Math.ceil(Math.log(p) / Math.log(2));
-        double tree = logp * (alpha + bytes * beta);
-        double sag = (p - 1 + p - 1) * alpha + 2 * bytes * (p - 1.0) / p * beta;
-        return p > 2 && sag < tree;
+        return p > 2 && bcastTime(true, bytes, p) < bcastTime(false, bytes, p);
+    }
+
+    // ---- predicted times, seconds: the terms the choices above compare (also printed by
+    // ---- Prediction for the scaling study, docs/scaling.md) --------------------------------
+
+    private static double log2Ceil(int p) {
+        return p <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(p - 1);
+    }
+
+    /**
+     * An allreduce of {@code bytes} over p ranks by {@code a}. Non-powers of two pay the
+     * excess-rank step (two extra full-message transfers) in the recursive schedules.
+     */
+    double allReduceTime(AllReduce a, long bytes, int p) {
+        if (p <= 1) return 0;
+        double logp = log2Ceil(p);
+        double frac = (p - 1.0) / p;
+        double excess = Integer.bitCount(p) == 1 ? 0 : 2 * (alpha + bytes * beta);
+        switch (a) {
+            case RECURSIVE_DOUBLING:
+                return logp * (alpha + bytes * (beta + gamma)) + excess;
+            case RABENSEIFNER:
+                return 2 * logp * alpha + 2 * bytes * frac * beta + bytes * frac * gamma + excess;
+            default:
+                return 2 * (p - 1) * alpha + 2 * bytes * frac * beta + bytes * frac * gamma;
+        }
+    }
+
+    /**
+     * Bruck or ring allgather of {@code totalBytes} over p ranks. Both move (p-1)/p of the
+     * total per rank; Bruck needs ceil(log2 p) messages instead of p-1 but copies everything
+     * twice more (into its rotated temporary and out again, costed like a reduction).
+     */
+    double allGatherTime(boolean bruck, long totalBytes, int p) {
+        if (p <= 1) return 0;
+        double moved = totalBytes * (p - 1.0) / p * beta;
+        return bruck ? log2Ceil(p) * alpha + moved + 2 * totalBytes * gamma : (p - 1) * alpha + moved;
+    }
+
+    /** A binomial-tree broadcast of {@code bytes}, or scatter + ring allgather (van de Geijn). */
+    double bcastTime(boolean scatterAllgather, long bytes, int p) {
+        if (p <= 1) return 0;
+        return scatterAllgather ? (p - 1 + p - 1) * alpha + 2 * bytes * (p - 1.0) / p * beta
+                : log2Ceil(p) * (alpha + bytes * beta);
+    }
+
+    /** The block ring of a commutative reduce-scatter of a vector of {@code totalBytes}. */
+    double reduceScatterTime(long totalBytes, int p) {
+        if (p <= 1) return 0;
+        double frac = (p - 1.0) / p;
+        return (p - 1) * alpha + totalBytes * frac * (beta + gamma);
+    }
+
+    /** The dissemination barrier: ceil(log2 p) rounds of empty messages. */
+    double barrierTime(int p) {
+        return log2Ceil(p) * alpha;
     }
 }
