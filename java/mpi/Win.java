@@ -407,14 +407,8 @@ public final class Win implements Freeable {
                            int targetCount, Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
-            String call = "Win.accumulate";
-            TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
-            OpDesc o = accumulateOp(call, op, tt);
-            Buf b = memory(call, "origin", origin, orgCount, ot, false);
-            if (!towards(call, targetRank)) return;
-            checkTarget(call, targetRank, targetDisp, targetCount, tt);
-            checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-            impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+            accumulateImpl("Win.accumulate", origin, orgCount, orgType, targetRank, targetDisp, targetCount,
+                    targetType, op, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
@@ -422,7 +416,10 @@ public final class Win implements Freeable {
         }
     }
 
-    /** MPI_Raccumulate; the operation is complete locally when it returns (the request is complete). */
+    /**
+     * MPI_Raccumulate; the request completes when the origin buffer may be reused (on the fabric
+     * through the transport at once: the data is copied into the request message).
+     */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
         return rAccumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
@@ -433,16 +430,30 @@ public final class Win implements Freeable {
                                int targetCount, Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
-            impl("Win.rAccumulate");
-            checkPassive("Win.rAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                    ? MPI.PROC_NULL : targetRank);
-            accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
-            return Request.completed(comm.session);
+            return accumulateImpl("Win.rAccumulate", origin, orgCount, orgType, targetRank, targetDisp, targetCount,
+                    targetType, op, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
             Raised.leave();
         }
+    }
+
+    private Request accumulateImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank,
+                                   long targetDisp, int targetCount, Datatype targetType, Op op, boolean request) {
+        if (request) impl(call);
+        TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
+        OpDesc o = accumulateOp(call, op, tt);
+        Buf b = memory(call, "origin", origin, orgCount, ot, false);
+        if (request) checkPassive(call, targetRank < 0 || targetRank >= size ? MPI.PROC_NULL : targetRank);
+        if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
+        checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+        if (!request) {
+            impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+            return null;
+        }
+        return comm.request(impl.rAccumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o), origin);
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
@@ -457,17 +468,8 @@ public final class Win implements Freeable {
                               Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
-            String call = "Win.getAccumulate";
-            TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
-                    tt = Comm.type(call, "targetType", targetType);
-            OpDesc o = accumulateOp(call, op, tt);
-            Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, orgCount, ot, false);
-            Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
-            if (!towards(call, targetRank)) return;
-            checkTarget(call, targetRank, targetDisp, targetCount, tt);
-            if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-            checkMatch(call, "result", resultCount, rt, targetCount, tt);
-            impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+            getAccumulateImpl("Win.getAccumulate", origin, orgCount, orgType, resultAddr, resultCount, resultType,
+                    targetRank, targetDisp, targetCount, targetType, op, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
@@ -475,7 +477,7 @@ public final class Win implements Freeable {
         }
     }
 
-    /** MPI_Rget_accumulate; complete when it returns. */
+    /** MPI_Rget_accumulate; complete when the old target data is in {@code resultAddr}. */
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, int targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
@@ -488,17 +490,35 @@ public final class Win implements Freeable {
                                   Datatype targetType, Op op) throws MPIException {
         Raised.enter();
         try {
-            impl("Win.rGetAccumulate");
-            checkPassive("Win.rGetAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                    ? MPI.PROC_NULL : targetRank);
-            getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
-                    targetCount, targetType, op);
-            return Request.completed(comm.session);
+            return getAccumulateImpl("Win.rGetAccumulate", origin, orgCount, orgType, resultAddr, resultCount,
+                    resultType, targetRank, targetDisp, targetCount, targetType, op, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
             Raised.leave();
         }
+    }
+
+    private Request getAccumulateImpl(String call, Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
+                                      int resultCount, Datatype resultType, int targetRank, long targetDisp,
+                                      int targetCount, Datatype targetType, Op op, boolean request) {
+        if (request) impl(call);
+        TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
+                tt = Comm.type(call, "targetType", targetType);
+        OpDesc o = accumulateOp(call, op, tt);
+        Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, orgCount, ot, false);
+        Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
+        if (request) checkPassive(call, targetRank < 0 || targetRank >= size ? MPI.PROC_NULL : targetRank);
+        if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
+        checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+        checkMatch(call, "result", resultCount, rt, targetCount, tt);
+        if (!request) {
+            impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+            return null;
+        }
+        return comm.request(impl.rGetAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp,
+                targetCount, tt, o), new Object[] {origin, resultAddr});
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op)
