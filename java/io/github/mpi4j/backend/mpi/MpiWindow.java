@@ -95,8 +95,8 @@ final class MpiWindow implements BackendWindow {
 
     private long rma(int kind, Buf origin, int ocount, TypeDesc otype, Buf result, int rcount, TypeDesc rtype,
                      int target, long disp, int tcount, TypeDesc ttype, OpDesc op, boolean request) {
-        return MpiWinNative.rma0(kind, handle, address(origin), ocount, otype == null ? 0 : backend.type(otype),
-                address(result), rcount, rtype == null ? 0 : backend.type(rtype), target, disp, tcount,
+        return MpiWinNative.rma0(kind, handle, cachedAddress(origin), ocount, otype == null ? 0 : backend.type(otype),
+                cachedAddress(result), rcount, rtype == null ? 0 : backend.type(rtype), target, disp, tcount,
                 backend.type(ttype), op == null ? 0 : op(op, ttype), request);
     }
 
@@ -268,5 +268,35 @@ final class MpiWindow implements BackendWindow {
         sync(MpiWinNative.FREE, 0, 0, 0, null);
         handle = 0;
         attached.clear();
+    }
+
+    // ---- issue 11 (h23): per-call overhead ----
+
+    /** A direct buffer and the address of its element 0 (immutable: one reference write publishes both). */
+    private static final class Known {
+        final Object buffer;
+        final long address;
+
+        Known(Object buffer, long address) {
+            this.buffer = buffer;
+            this.address = address;
+        }
+    }
+
+    /**
+     * The direct buffer last passed as an origin or result, with its address: RMA loops reuse
+     * their buffers, so most calls skip the JNI crossing that asks for a direct buffer's address
+     * (a direct buffer's memory never moves; holding it keeps it alive until another one is used).
+     */
+    private Known lastDirect;
+
+    private long cachedAddress(Buf b) {
+        if (b == null || !b.isDirect() || b.isNative()) return address(b);
+        Known k = lastDirect;
+        if (k == null || k.buffer != b.base) {
+            k = new Known(b.base, MpiWinNative.address0((Buffer) b.base));
+            lastDirect = k;
+        }
+        return k.address + b.byteOffset();
     }
 }
