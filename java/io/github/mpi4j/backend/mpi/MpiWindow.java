@@ -158,6 +158,25 @@ final class MpiWindow implements BackendWindow {
         return new MpiRequest(r, false, origin, null);
     }
 
+    /** MPI_Raccumulate: the request completes when the origin buffer may be reused. */
+    @Override
+    public BackendRequest rAccumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                                      int targetCount, TypeDesc targetType, OpDesc op) {
+        long r = rma(MpiWinNative.ACCUMULATE, origin, originCount, originType, null, 0, null, target, targetDisp,
+                targetCount, targetType, op, true);
+        return new MpiRequest(r, false, origin, null);
+    }
+
+    /** MPI_Rget_accumulate: the request completes when the old target data is in {@code result}. */
+    @Override
+    public BackendRequest rGetAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result,
+                                         int resultCount, TypeDesc resultType, int target, long targetDisp,
+                                         int targetCount, TypeDesc targetType, OpDesc op) {
+        long r = rma(MpiWinNative.GET_ACCUMULATE, origin, originCount, originType, result, resultCount, resultType,
+                target, targetDisp, targetCount, targetType, op, true);
+        return new MpiRequest(r, false, new Object[] {origin, result}, null);
+    }
+
     // ---- synchronization -------------------------------------------------------------------------
 
     private int sync(int kind, int a, int b, int c, int[] group) {
