@@ -66,6 +66,7 @@ public class FileSeekEndSuite {
         f.setView(disp, MPI.INT, ft, "native");
         for (long size : SIZES) {
             f.setSize(size);
+            comm.barrier(); // setSize need not synchronize: every rank's truncation is done
             long end = endOf(disp, size);
             String at = "file of " + size + " bytes, view from byte " + disp;
             f.seek(0, MPI.SEEK_END);
@@ -86,6 +87,7 @@ public class FileSeekEndSuite {
             long before = -(end + 1);
             Check.throwsMpi(MPI.ERR_ARG, () -> f.seek(before, MPI.SEEK_END), "before the start");
             Check.equal(end + 3, f.getPosition(), at + ": a refused seek leaves the pointer");
+            comm.barrier(); // every rank has read before the next size cuts the file
         }
         f.close();
         ft.free();
@@ -102,6 +104,7 @@ public class FileSeekEndSuite {
         f.setView(disp, MPI.INT, ft, "native");
         for (long size : SIZES) {
             f.setSize(size);
+            comm.barrier();
             long end = endOf(disp, size);
             String at = "file of " + size + " bytes";
             f.seekShared(0, MPI.SEEK_END);
@@ -126,6 +129,7 @@ public class FileSeekEndSuite {
         f.setView(12, MPI.INT, MPI.INT, "native");
         for (long size : SIZES) {
             f.setSize(size);
+            comm.barrier();
             f.seek(0, MPI.SEEK_END);
             Check.equal(Math.max(0, size - 12 + 3) / 4, f.getPosition(), "file of " + size + " bytes, view from 12");
         }
