@@ -132,6 +132,7 @@ public class FileSeekEndSuite {
             comm.barrier();
             f.seek(0, MPI.SEEK_END);
             Check.equal(Math.max(0, size - 12 + 3) / 4, f.getPosition(), "file of " + size + " bytes, view from 12");
+            comm.barrier();
         }
         f.close();
         FileSuite.removeDir(comm, dir);
