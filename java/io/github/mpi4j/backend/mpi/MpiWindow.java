@@ -191,7 +191,7 @@ final class MpiWindow implements BackendWindow {
     // ---- synchronization -------------------------------------------------------------------------
 
     private int sync(int kind, int a, int b, int c, int[] group) {
-        MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Win (" + kind + ")", comm);
+        MpiWatchdog.Mark m = MpiWatchdog.enter(SYNC_CALLS[kind], comm); // a constant: no string per call
         try {
             return MpiWinNative.sync0(kind, handle, a, b, c, comm.handle, group);
         } finally {
@@ -353,4 +353,10 @@ final class MpiWindow implements BackendWindow {
         }
         return m;
     }
+
+    /** What the watchdog names for each {@link MpiWinNative} sync selector (FENCE = 0 ... TEST = 15). */
+    private static final String[] SYNC_CALLS = {"MPI_Win_fence", "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_lock",
+        "MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all",
+        "MPI_Win_flush_local", "MPI_Win_flush_local_all", "MPI_Win_sync", "MPI_Win_free", "MPI_Win_post",
+        "MPI_Win_start", "MPI_Win_test"};
 }
