@@ -334,7 +334,7 @@ public final class Win implements Freeable {
     private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
-        Buf o = originMemory(call, origin, orgCount, ot, false);
+        Buf o = memory(call, "origin", origin, orgCount, ot, false);
         if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
@@ -385,7 +385,7 @@ public final class Win implements Freeable {
     private Request getImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
-        Buf o = originMemory(call, origin, orgCount, ot, true);
+        Buf o = memory(call, "origin", origin, orgCount, ot, true);
         if (request) checkPassive(call, targetRank);
         if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
         checkTarget(call, targetRank, targetDisp, targetCount, tt);
@@ -1129,42 +1129,5 @@ public final class Win implements Freeable {
     private Object sizeAttr() {
         long n = bytes == null ? 0L : bytes[rank];
         return n <= Integer.MAX_VALUE ? (Object) (int) n : (Object) n;
-    }
-
-    // ---- issue 11 (h23): per-call overhead of put and get ----
-
-    /** An origin buffer resolved for (count, type, written) and its Buf; immutable, published by one write. */
-    private static final class Resolved {
-        final Object buf;
-        final int count;
-        final TypeDesc type;
-        final boolean written;
-        final Buf memory;
-
-        Resolved(Object buf, int count, TypeDesc type, boolean written, Buf memory) {
-            this.buf = buf;
-            this.count = count;
-            this.type = type;
-            this.written = written;
-            this.memory = memory;
-        }
-    }
-
-    /** The origin of the last put or get: RMA loops pass the same buffer, count and type again. */
-    private Resolved lastOrigin;
-
-    /**
-     * {@link #memory} for a put's or get's origin, reusing the last resolution when buffer (the
-     * same object), count, type and direction repeat: the checks depend on nothing else (not on
-     * the buffer's position or limit), so the call allocates nothing.
-     */
-    private Buf originMemory(String call, Object buf, int count, TypeDesc t, boolean written) {
-        Resolved r = lastOrigin;
-        if (r != null && r.buf == buf && buf != null && r.count == count && r.type == t && r.written == written) {
-            return r.memory;
-        }
-        Buf b = memory(call, "origin", buf, count, t, written);
-        lastOrigin = new Resolved(buf, count, t, written, b);
-        return b;
     }
 }
