@@ -91,14 +91,18 @@ JNIEXPORT jlong JNICALL JNI_FN(rma0)(JNIEnv *env, jclass cls, jint kind, jlong w
                      : MPI_Get(PTR(origin), ocount, TO_TYPE(otype), target, (MPI_Aint)disp, tcount, TO_TYPE(ttype), w);
         break;
     case K(ACCUMULATE):
-        call = "MPI_Accumulate";
-        rc = MPI_Accumulate(PTR(origin), ocount, TO_TYPE(otype), target, (MPI_Aint)disp, tcount, TO_TYPE(ttype),
-                            TO_OP(op), w);
+        call = request ? "MPI_Raccumulate" : "MPI_Accumulate";
+        rc = request ? MPI_Raccumulate(PTR(origin), ocount, TO_TYPE(otype), target, (MPI_Aint)disp, tcount,
+                                       TO_TYPE(ttype), TO_OP(op), w, &r)
+                     : MPI_Accumulate(PTR(origin), ocount, TO_TYPE(otype), target, (MPI_Aint)disp, tcount,
+                                      TO_TYPE(ttype), TO_OP(op), w);
         break;
     default:
-        call = "MPI_Get_accumulate";
-        rc = MPI_Get_accumulate(PTR(origin), ocount, TO_TYPE(otype), PTR(result), rcount, TO_TYPE(rtype), target,
-                                (MPI_Aint)disp, tcount, TO_TYPE(ttype), TO_OP(op), w);
+        call = request ? "MPI_Rget_accumulate" : "MPI_Get_accumulate";
+        rc = request ? MPI_Rget_accumulate(PTR(origin), ocount, TO_TYPE(otype), PTR(result), rcount, TO_TYPE(rtype),
+                                           target, (MPI_Aint)disp, tcount, TO_TYPE(ttype), TO_OP(op), w, &r)
+                     : MPI_Get_accumulate(PTR(origin), ocount, TO_TYPE(otype), PTR(result), rcount, TO_TYPE(rtype),
+                                          target, (MPI_Aint)disp, tcount, TO_TYPE(ttype), TO_OP(op), w);
     }
     if (mpi_failed(env, rc, call)) return 0;
     return FROM_REQ(r);

@@ -341,8 +341,17 @@ public final class File {
         BackendFile f = impl("seekShared");
         checkWhence("File.seekShared", whence);
         if (whence == MPI.SEEK_END && !viewMap.isContiguous()) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, "File.seekShared: SEEK_END in a view with a "
-                    + "non-contiguous filetype is not supported yet");
+            // The end through the view, from the largest size any rank sees (after every rank's
+            // writes before this collective call), as a SEEK_SET position.
+            long[] size = {f.size()};
+            if (comm instanceof Intracomm) ((Intracomm) comm).allReduce(size, 1, MPI.LONG, MPI.MAX);
+            long to = endInEtypes(size[0]) + offset;
+            if (to < 0) {
+                throw MPIException.of(MPI.ERR_ARG, "File.seekShared: offset " + offset + " from the end of the view ("
+                        + endInEtypes(size[0]) + " etypes) moves the pointer before the start of the view");
+            }
+            f.seekShared(to, MPI.SEEK_SET);
+            return;
         }
         if (whence == MPI.SEEK_SET && offset < 0) {
             throw MPIException.of(MPI.ERR_ARG, "File.seekShared: offset must be >= 0 with SEEK_SET, got " + offset);
@@ -622,13 +631,9 @@ public final class File {
     /** Where a seek moves a pointer now at {@code current}; never before the view's start. */
     private long target(String call, long offset, int whence, long current, BackendFile f) {
         checkWhence(call, whence);
-        if (whence == MPI.SEEK_END && !viewMap.isContiguous()) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": SEEK_END in a view with a "
-                    + "non-contiguous filetype is not supported yet");
-        }
         long base = whence == MPI.SEEK_SET ? 0
                 : whence == MPI.SEEK_CUR ? current
-                : (Math.max(0, f.size() - view.getDisp()) + etypeSize - 1) / etypeSize;
+                : endInEtypes(f.size());
         long to = base + offset;
         if (to < 0) {
             throw MPIException.of(MPI.ERR_ARG, call + ": offset " + offset + " from " + base
@@ -650,5 +655,16 @@ public final class File {
             throw MPIException.of(MPI.ERR_TYPE, call + ": " + arg + " " + type + " has data at byte "
                     + ((io.github.mpi4j.spi.TypeMap) t.derived).trueLb + "; file views need displacements >= 0");
         }
+    }
+
+    // ---- issue 11 (h23): SEEK_END through any view ----
+
+    /**
+     * The end of a file of {@code fileSize} bytes as seen through the view, in etypes: the view's
+     * data bytes before it, rounded up to whole etypes (MPI_File_seek's SEEK_END; ROMIO counts
+     * the same way, so an end inside a hole or an etype means the next etype of the view).
+     */
+    private long endInEtypes(long fileSize) {
+        return (viewMap.dataBefore(fileSize) + etypeSize - 1) / etypeSize;
     }
 }

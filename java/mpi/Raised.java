@@ -11,8 +11,11 @@ final class Raised {
     private Raised() {
     }
 
-    static void enter() {
-        DEPTH.get()[0]++;
+    /** Returns this thread's depth counter: the caller decrements it when the call ends (one lookup per call). */
+    static int[] enter() {
+        int[] d = DEPTH.get();
+        d[0]++;
+        return d;
     }
 
     static void leave() {

@@ -303,13 +303,13 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             putImpl("Win.put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -321,13 +321,13 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             return putImpl("Win.rPut", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -354,13 +354,13 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             getImpl("Win.get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -372,13 +372,13 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                         int targetCount, Datatype targetType) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             return getImpl("Win.rGet", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -405,24 +405,21 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                            int targetCount, Datatype targetType, Op op) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
-            String call = "Win.accumulate";
-            TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
-            OpDesc o = accumulateOp(call, op, tt);
-            Buf b = memory(call, "origin", origin, orgCount, ot, false);
-            if (!towards(call, targetRank)) return;
-            checkTarget(call, targetRank, targetDisp, targetCount, tt);
-            checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-            impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+            accumulateImpl("Win.accumulate", origin, orgCount, orgType, targetRank, targetDisp, targetCount,
+                    targetType, op, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
-    /** MPI_Raccumulate; the operation is complete locally when it returns (the request is complete). */
+    /**
+     * MPI_Raccumulate; the request completes when the origin buffer may be reused (on the fabric
+     * through the transport at once: the data is copied into the request message).
+     */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
         return rAccumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
@@ -431,18 +428,32 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
-            impl("Win.rAccumulate");
-            checkPassive("Win.rAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                    ? MPI.PROC_NULL : targetRank);
-            accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
-            return Request.completed(comm.session);
+            return accumulateImpl("Win.rAccumulate", origin, orgCount, orgType, targetRank, targetDisp, targetCount,
+                    targetType, op, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
+    }
+
+    private Request accumulateImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank,
+                                   long targetDisp, int targetCount, Datatype targetType, Op op, boolean request) {
+        if (request) impl(call);
+        TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
+        OpDesc o = accumulateOp(call, op, tt);
+        Buf b = memory(call, "origin", origin, orgCount, ot, false);
+        if (request) checkPassive(call, targetRank < 0 || targetRank >= size ? MPI.PROC_NULL : targetRank);
+        if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
+        checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+        if (!request) {
+            impl.accumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o);
+            return null;
+        }
+        return comm.request(impl.rAccumulate(b, orgCount, ot, targetRank, targetDisp, targetCount, tt, o), origin);
     }
 
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
@@ -455,27 +466,18 @@ public final class Win implements Freeable {
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                               Datatype resultType, int targetRank, long targetDisp, int targetCount,
                               Datatype targetType, Op op) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
-            String call = "Win.getAccumulate";
-            TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
-                    tt = Comm.type(call, "targetType", targetType);
-            OpDesc o = accumulateOp(call, op, tt);
-            Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, orgCount, ot, false);
-            Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
-            if (!towards(call, targetRank)) return;
-            checkTarget(call, targetRank, targetDisp, targetCount, tt);
-            if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
-            checkMatch(call, "result", resultCount, rt, targetCount, tt);
-            impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+            getAccumulateImpl("Win.getAccumulate", origin, orgCount, orgType, resultAddr, resultCount, resultType,
+                    targetRank, targetDisp, targetCount, targetType, op, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
-    /** MPI_Rget_accumulate; complete when it returns. */
+    /** MPI_Rget_accumulate; complete when the old target data is in {@code resultAddr}. */
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, int targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
@@ -486,19 +488,37 @@ public final class Win implements Freeable {
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount,
                                   Datatype resultType, int targetRank, long targetDisp, int targetCount,
                                   Datatype targetType, Op op) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
-            impl("Win.rGetAccumulate");
-            checkPassive("Win.rGetAccumulate", targetRank == MPI.PROC_NULL || targetRank < 0 || targetRank >= size
-                    ? MPI.PROC_NULL : targetRank);
-            getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
-                    targetCount, targetType, op);
-            return Request.completed(comm.session);
+            return getAccumulateImpl("Win.rGetAccumulate", origin, orgCount, orgType, resultAddr, resultCount,
+                    resultType, targetRank, targetDisp, targetCount, targetType, op, true);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
+    }
+
+    private Request getAccumulateImpl(String call, Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
+                                      int resultCount, Datatype resultType, int targetRank, long targetDisp,
+                                      int targetCount, Datatype targetType, Op op, boolean request) {
+        if (request) impl(call);
+        TypeDesc ot = Comm.type(call, "orgType", orgType), rt = Comm.type(call, "resultType", resultType),
+                tt = Comm.type(call, "targetType", targetType);
+        OpDesc o = accumulateOp(call, op, tt);
+        Buf b = o.code == OpCode.NO_OP ? null : memory(call, "origin", origin, orgCount, ot, false);
+        Buf r = memory(call, "resultAddr", resultAddr, resultCount, rt, true);
+        if (request) checkPassive(call, targetRank < 0 || targetRank >= size ? MPI.PROC_NULL : targetRank);
+        if (!towards(call, targetRank)) return request ? Request.completed(comm.session) : null;
+        checkTarget(call, targetRank, targetDisp, targetCount, tt);
+        if (b != null) checkMatch(call, "origin", orgCount, ot, targetCount, tt);
+        checkMatch(call, "result", resultCount, rt, targetCount, tt);
+        if (!request) {
+            impl.getAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp, targetCount, tt, o);
+            return null;
+        }
+        return comm.request(impl.rGetAccumulate(b, orgCount, ot, r, resultCount, rt, targetRank, targetDisp,
+                targetCount, tt, o), new Object[] {origin, resultAddr});
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op)
@@ -509,7 +529,7 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, long targetDisp, Op op)
             throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.fetchAndOp";
             TypeDesc t = Comm.type(call, "dataType", dataType);
@@ -522,7 +542,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -534,7 +554,7 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype targetType,
                                int targetRank, long targetDisp) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.compareAndSwap";
             TypeDesc t = Comm.type(call, "targetType", targetType);
@@ -551,7 +571,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -560,7 +580,7 @@ public final class Win implements Freeable {
     // =====================================================================================
 
     public void fence(int assertion) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.fence";
             BackendWindow w = impl(call);
@@ -576,12 +596,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void start(Group group, int assertion) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.start";
             BackendWindow w = impl(call);
@@ -596,12 +616,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void complete() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.complete";
             BackendWindow w = impl(call);
@@ -612,12 +632,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void post(Group group, int assertion) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.post";
             BackendWindow w = impl(call);
@@ -631,12 +651,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void waitFor() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.waitFor";
             BackendWindow w = impl(call);
@@ -647,12 +667,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public boolean test() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.test";
             BackendWindow w = impl(call);
@@ -664,12 +684,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.lock";
             BackendWindow w = impl(call);
@@ -693,12 +713,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void unlock(int rank) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.unlock";
             BackendWindow w = impl(call);
@@ -712,12 +732,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void lockAll(int assertion) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.lockAll";
             BackendWindow w = impl(call);
@@ -732,12 +752,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void unlockAll() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.unlockAll";
             BackendWindow w = impl(call);
@@ -747,7 +767,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -766,62 +786,62 @@ public final class Win implements Freeable {
     }
 
     public void flush(int targetRank) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             passiveTowards("Win.flush", targetRank);
             if (targetRank != MPI.PROC_NULL) impl.flush(targetRank);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void flushAll() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             passiveAny("Win.flushAll");
             impl.flushAll();
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void flushLocal(int targetRank) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             passiveTowards("Win.flushLocal", targetRank);
             if (targetRank != MPI.PROC_NULL) impl.flushLocal(targetRank);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void flushLocalAll() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             passiveAny("Win.flushLocalAll");
             impl.flushAll();
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     /** MPI_Win_sync: the public and private copies of this process's window agree. */
     public void sync() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             impl("Win.sync").sync();
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -831,7 +851,7 @@ public final class Win implements Freeable {
 
     /** This process's window memory as a native-order ByteBuffer (null for a dynamic window). */
     public ByteBuffer getBase() {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             Buf b = impl("Win.getBase").base();
             if (b == null) return null;
@@ -839,7 +859,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -848,7 +868,7 @@ public final class Win implements Freeable {
      * {@code rank}'s part, which this process can load and store, as a native-order ByteBuffer.
      */
     public ByteBuffer sharedQuery(int rank) {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.sharedQuery";
             BackendWindow w = impl(call);
@@ -861,7 +881,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -878,7 +898,7 @@ public final class Win implements Freeable {
      * window-private address on the fabric. Send it to them (Open MPI's binding returns nothing).
      */
     public long attach(Buffer base, int size) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.attach";
             BackendWindow w = impl(call);
@@ -891,12 +911,12 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     public void detach(Buffer base) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.detach";
             BackendWindow w = impl(call);
@@ -907,20 +927,20 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     /** The group of the window's communicator. */
     public Group getGroup() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             impl("Win.getGroup");
             return comm.getGroup();
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -936,7 +956,7 @@ public final class Win implements Freeable {
      * ({@link #createKeyval}) was given with {@link #setAttr}, null when none.
      */
     public Object getAttr(int keyval) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             impl("Win.getAttr");
             switch (keyval) {
@@ -954,7 +974,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -999,7 +1019,7 @@ public final class Win implements Freeable {
     /** MPI_Win_free (collective); refused while this process has an epoch open. */
     @Override
     public void free() throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             String call = "Win.free";
             BackendWindow w = impl(call);
@@ -1013,7 +1033,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
@@ -1029,7 +1049,7 @@ public final class Win implements Freeable {
 
     /** MPI_Win_set_attr: the value is kept as it is (not copied). */
     public void setAttr(int keyval, Object value) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             impl("Win.setAttr");
             WinKeyvals.check("Win.setAttr", keyval);
@@ -1040,13 +1060,13 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 
     /** MPI_Win_delete_attr. */
     public void deleteAttr(int keyval) throws MPIException {
-        Raised.enter();
+        int[] raised = Raised.enter();
         try {
             impl("Win.deleteAttr");
             WinKeyvals.check("Win.deleteAttr", keyval);
@@ -1056,7 +1076,7 @@ public final class Win implements Freeable {
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
-            Raised.leave();
+            raised[0]--;
         }
     }
 

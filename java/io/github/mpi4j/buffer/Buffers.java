@@ -166,8 +166,10 @@ public final class Buffers {
     private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,
                                     int length, int count, TypeDesc type, int before) {
         checkKind(call, arg, kind, type, array.getClass().getSimpleName());
-        checkBelow(call, arg, count, type, (long) before * kind.bytes,
-                "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
+        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+            checkBelow(call, arg, count, type, (long) before * kind.bytes,
+                    "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
+        }
         if (offset > length) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + kind.name().toLowerCase() + "[" + length + "]");
@@ -201,8 +203,10 @@ public final class Buffers {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + memory.description + " of " + size + " bytes (" + m + ")");
         }
-        checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of " + size
-                + " bytes");
+        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+            checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of "
+                    + size + " bytes");
+        }
         if (memory == MemoryKind.DEVICE && lowestByte(count, type) < 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has data before the start of "
                     + "each item, which device memory (staged from its offset on) does not support; use host memory");
@@ -261,8 +265,10 @@ public final class Buffers {
             if (o != null) return resolveBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
         }
         int capacity = b.capacity();
-        checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
-                + b.getClass().getSimpleName() + " of capacity " + capacity);
+        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+            checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
+                    + b.getClass().getSimpleName() + " of capacity " + capacity);
+        }
         if (offset > capacity) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
                     + capacity + " of the buffer");

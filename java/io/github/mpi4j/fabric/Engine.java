@@ -523,6 +523,7 @@ final class Engine implements FrameSink {
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
         queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+        arrived(h.ctx);
         long bytes = payload == null ? 0 : payload.length;
         if (budget.charge(peer, bytes) && !departed[peer]) {
             budget.setThrottled(peer, true);
@@ -844,5 +845,86 @@ final class Engine implements FrameSink {
             lock.unlock();
         }
         return op;
+    }
+
+    // ---- issue 11 (h23): waking RMA service threads, waits with a Backoff ----
+
+    /** Threads to unpark when a message arrives unexpected on a context (RMA services), as parallel arrays. */
+    private static final class Wakers {
+        final int[] ctx;
+        final Thread[] thread;
+
+        Wakers(int[] ctx, Thread[] thread) {
+            this.ctx = ctx;
+            this.thread = thread;
+        }
+    }
+
+    private volatile Wakers wakers = new Wakers(new int[0], new Thread[0]);
+
+    /**
+     * Unpark {@code thread} whenever a message arrives unexpected on {@code ctx} while another
+     * thread of this process makes progress (a window's RMA service, parked, is woken by the
+     * rank's own waits); {@code thread} null removes the entry.
+     */
+    synchronized void wakeOnArrival(int ctx, Thread thread) {
+        Wakers w = wakers;
+        int n = 0;
+        int[] c = new int[w.ctx.length + 1];
+        Thread[] t = new Thread[c.length];
+        for (int i = 0; i < w.ctx.length; i++) {
+            if (w.ctx[i] == ctx) continue;
+            c[n] = w.ctx[i];
+            t[n++] = w.thread[i];
+        }
+        if (thread != null) {
+            c[n] = ctx;
+            t[n++] = thread;
+        }
+        wakers = new Wakers(java.util.Arrays.copyOf(c, n), java.util.Arrays.copyOf(t, n));
+    }
+
+    /** Under the lock: a message was queued unexpected on {@code ctx}. */
+    private void arrived(int ctx) {
+        Wakers w = wakers;
+        for (int i = 0; i < w.ctx.length; i++) {
+            if (w.ctx[i] == ctx) {
+                Thread t = w.thread[i];
+                if (t != Thread.currentThread()) java.util.concurrent.locks.LockSupport.unpark(t);
+                return;
+            }
+        }
+    }
+
+    /** More ranks on this node than processors (waiting threads should not spin). */
+    boolean oversubscribed() {
+        return oversubscribed;
+    }
+
+    /** {@link #waitFor(Op, String)} with its idle pauses taken from {@code backoff} (by time, not rounds). */
+    void waitWith(Op op, String what, Backoff backoff) {
+        if (!op.done) {
+            long deadline = System.nanoTime() + timeoutNanos;
+            backoff.busy();
+            int idle = 0;
+            while (!op.done) {
+                if (poke() > 0) {
+                    backoff.busy();
+                    continue;
+                }
+                if (op.done) break;
+                if ((++idle & 0xff) == 0) {
+                    long now = System.nanoTime();
+                    checkPeers(now);
+                    checkFailure();
+                    if (now - deadline > 0) {
+                        throw MPIException.of(Mpi.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
+                                + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
+                    }
+                }
+                backoff.pause();
+            }
+        }
+        if (op.error != null) throw op.error;
     }
 }

@@ -49,6 +49,16 @@ final class RmaService implements Runnable {
     private volatile boolean stopping;
     private volatile String died;
     private final Thread thread;
+    /**
+     * The idle policy (issue 11): spin while requests came recently (within {@link #SPIN_NANOS}
+     * of the last one; not when the node is oversubscribed), yield up to {@link #YIELD_NANOS},
+     * then park, longer the longer the window stays idle ({@link Backoff}); a request that another
+     * thread of this process receives for the window unparks the service at once
+     * ({@link Engine#wakeOnArrival}).
+     */
+    static final long SPIN_NANOS = 200_000, YIELD_NANOS = 2_000_000;
+    /** Waits of the service for its own sends and receives (one thread: the service's). */
+    private final Backoff replies;
 
     // ---- passive-target lock of this rank's window (touched by the service thread only) ----
     private int exclusiveHolder = -1;
@@ -65,6 +75,7 @@ final class RmaService implements Runnable {
         this.memBytes = memBytes;
         this.name = name;
         this.deferred = new String[comm.size()];
+        this.replies = new Backoff(SPIN_NANOS, YIELD_NANOS, engine.oversubscribed());
         this.thread = new Thread(this, "mpi4j-rma-" + name + "-rank" + comm.rank());
         thread.setDaemon(true);
         thread.start();
@@ -89,7 +100,16 @@ final class RmaService implements Runnable {
     @Override
     public void run() {
         StatusData status = new StatusData();
-        int idle = 0;
+        engine.wakeOnArrival(ctx, thread);
+        try {
+            serveLoop(status);
+        } finally {
+            engine.wakeOnArrival(ctx, null);
+        }
+    }
+
+    private void serveLoop(StatusData status) {
+        Backoff idle = new Backoff(SPIN_NANOS, YIELD_NANOS, engine.oversubscribed());
         while (!stopping) {
             Object m;
             try {
@@ -99,35 +119,23 @@ final class RmaService implements Runnable {
                 return;
             }
             if (m == null) {
-                idle++;
-                pause(idle);
+                idle.pause();
                 continue;
             }
-            idle = 0;
+            idle.busy();
             int origin = comm.rankOfWorld(status.source);
             try {
                 long len = status.bytes;
                 Buf req = new Buf(ByteBuffer.allocate((int) len).order(ByteOrder.nativeOrder()), BaseKind.BYTE, 0,
                         (int) len);
                 Engine.RecvOp op = engine.receiveMatched(ctx, m, req, 0, len);
-                engine.waitFor(op, name + ": receiving an RMA request of rank " + origin);
+                engine.waitWith(op, name + ": receiving an RMA request of rank " + origin, replies);
                 serveOrAnswer(origin, (ByteBuffer) req.base);
             } catch (RuntimeException e) {
                 if (stopping) return;
                 died = name + "'s RMA service failed on a request of rank " + origin + ": " + e.getMessage();
                 return;
             }
-        }
-    }
-
-    /** Spin a little, then yield, then sleep briefly: an idle window must not take a core. */
-    private static void pause(int idle) {
-        if (idle < 200) {
-            Thread.onSpinWait();
-        } else if (idle < 1200) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(idle < 20000 ? 20_000 : 200_000);
         }
     }
 
@@ -346,7 +354,7 @@ final class RmaService implements Runnable {
 
     private void send(int origin, int tag, Buf b) {
         Engine.SendOp s = engine.isend(ctx, comm.worldOf(origin), tag, b, 0, b.length, false);
-        engine.waitFor(s, name + ": replying to rank " + origin);
+        engine.waitWith(s, name + ": replying to rank " + origin, replies);
     }
 
     /** Throws the error a reply carries. */

@@ -10,6 +10,7 @@ import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.OpDesc;
 import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -54,6 +55,8 @@ final class TransportWindow implements BackendWindow {
     private final boolean[] unchecked;
     private final double timeout;
     private final PscwEpochs pscw;
+    /** Request-based gets towards each target whose replies may still be coming (guarded by itself). */
+    private final java.util.ArrayDeque<Pending>[] pending;
 
     /** Collective over {@code sync} (a private duplicate the window owns); {@code base} null: a dynamic window. */
     TransportWindow(FabricComm sync, Buf base, long bytes, int dispUnit, double timeout) {
@@ -65,6 +68,10 @@ final class TransportWindow implements BackendWindow {
         this.base = base;
         this.dirty = new boolean[size];
         this.unchecked = new boolean[size];
+        @SuppressWarnings("unchecked")
+        java.util.ArrayDeque<Pending>[] q = new java.util.ArrayDeque[size];
+        for (int i = 0; i < size; i++) q[i] = new java.util.ArrayDeque<>();
+        this.pending = q;
         this.rma = (FabricComm) sync.dup();
         this.engine = rma.engine;
         this.ctx = rma.p2pContext();
@@ -120,7 +127,7 @@ final class TransportWindow implements BackendWindow {
         Engine.RecvOp r = engine.irecv(ctx, rma.worldOf(target), tag, buf(rep), 0, rep.capacity());
         send(target, req);
         try {
-            engine.waitFor(r, call + ": waiting for rank " + target + "'s window");
+            engine.waitWith(r, call + ": waiting for rank " + target + "'s window", waits());
         } catch (MPIException e) {
             engine.cancel(r);
             throw e;
@@ -207,24 +214,193 @@ final class TransportWindow implements BackendWindow {
         RmaRuns.unpack(buf(rep), RmaService.dataAt(rep), result, type, 1);
     }
 
+    /**
+     * MPI_Rput: the data is copied into the request message at the call, so the operation is
+     * locally complete at once (its completion at the target is what flush/unlock wait for).
+     */
     @Override
     public BackendRequest rPut(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new CompletedRequest(null); // done at the call: complete
+        return new CompletedRequest(null);
     }
 
+    /** MPI_Raccumulate: locally complete at the call, as {@link #rPut}. */
+    @Override
+    public BackendRequest rAccumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                                      int targetCount, TypeDesc targetType, OpDesc op) {
+        accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        return new CompletedRequest(null);
+    }
+
+    /** MPI_Rget: the request is sent now; the returned request completes when the data is in {@code origin}. */
     @Override
     public BackendRequest rGet(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
                                int targetCount, TypeDesc targetType) {
-        get(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        return new CompletedRequest(null); // done at the call: complete
+        long[] runs = RmaRuns.of(targetType, targetCount);
+        long n = RmaRuns.bytes(runs);
+        int tag = nextTag();
+        return start("Win.rGet", target, request(RmaService.GET, tag, at(target, targetDisp), runs, 0, 0, 0, 0), tag,
+                n, origin, originType, originCount);
+    }
+
+    /** MPI_Rget_accumulate: as {@link #rGet}; the request completes when the old target data is in {@code result}. */
+    @Override
+    public BackendRequest rGetAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result,
+                                         int resultCount, TypeDesc resultType, int target, long targetDisp,
+                                         int targetCount, TypeDesc targetType, OpDesc op) {
+        TypeDesc leaf = RmaRuns.accumulateLeaf("Win.rGetAccumulate", origin == null ? null : originType, targetType);
+        long[] runs = RmaRuns.of(targetType, targetCount);
+        long n = RmaRuns.bytes(runs);
+        boolean data = origin != null && op.code != OpCode.NO_OP;
+        int tag = nextTag();
+        ByteBuffer req = request(RmaService.GET_ACCUMULATE, tag, at(target, targetDisp), runs, op.code.ordinal(),
+                leaf.predefinedId, data ? n : 0, 0);
+        if (data && n > 0) TypeMapCopy.pack(origin, originType, originCount, buf(req), dataAt(req));
+        return start("Win.rGetAccumulate", target, req, tag, n, result, resultType, resultCount);
+    }
+
+    /** Posts the receive of the reply, sends {@code req}, and returns the request that completes with the reply. */
+    private Pending start(String call, int target, ByteBuffer req, int tag, long dataBytes, Buf dst, TypeDesc type,
+                          int count) {
+        ByteBuffer rep = ByteBuffer.allocate((int) (RmaService.REPLY_HEADER + Math.max(dataBytes, TEXT_ROOM)))
+                .order(ByteOrder.nativeOrder());
+        Engine.RecvOp r = engine.irecv(ctx, rma.worldOf(target), tag, buf(rep), 0, rep.capacity());
+        Pending p = new Pending(call, target, r, rep, dst, type, count);
+        synchronized (pending) {
+            pending[target].add(p);
+        }
+        send(target, req);
+        return p;
+    }
+
+    /** The waits of the origin: spin, yield, then park ({@link Backoff}), by time. */
+    private Backoff waits() {
+        return new Backoff(WAIT_SPIN_NANOS, WAIT_YIELD_NANOS, engine.oversubscribed());
+    }
+
+    private static final long WAIT_SPIN_NANOS = 100_000, WAIT_YIELD_NANOS = 2_000_000;
+
+    /**
+     * A request-based get (rGet, rGetAccumulate) whose reply may still be coming. It completes
+     * (the reply unpacked into the origin's buffer) once: by its own wait or test, or by the
+     * flush, unlock, fence or complete that ends it, whichever comes first; requests complete in
+     * any order.
+     */
+    private final class Pending implements BackendRequest {
+        private final String call;
+        private final int target;
+        private final Engine.RecvOp op;
+        private final ByteBuffer rep;
+        private final Buf dst;
+        private final TypeDesc type;
+        private final int count;
+        private boolean finished;
+        private MPIException error;
+        private boolean reported;
+
+        Pending(String call, int target, Engine.RecvOp op, ByteBuffer rep, Buf dst, TypeDesc type, int count) {
+            this.call = call;
+            this.target = target;
+            this.op = op;
+            this.rep = rep;
+            this.dst = dst;
+            this.type = type;
+            this.count = count;
+        }
+
+        /** Finishes the operation if its reply came (or, {@code block}, waiting for it); false if not yet. */
+        synchronized boolean finish(boolean block) {
+            if (!finished) {
+                if (!op.done) {
+                    if (!block) {
+                        engine.poke();
+                        engine.checkFailure();
+                        if (!op.done) return false;
+                    } else {
+                        try {
+                            engine.waitWith(op, call + ": waiting for rank " + target + "'s window", waits());
+                        } catch (MPIException e) {
+                            engine.cancel(op);
+                            done(e);
+                            return true;
+                        }
+                    }
+                }
+                MPIException e = op.error;
+                if (e == null) {
+                    try {
+                        RmaService.check(call, target, rep);
+                        RmaRuns.unpack(buf(rep), RmaService.dataAt(rep), dst, type, count);
+                    } catch (MPIException x) {
+                        e = x;
+                    }
+                }
+                done(e);
+            }
+            return true;
+        }
+
+        private void done(MPIException e) {
+            finished = true;
+            error = e;
+            synchronized (pending) {
+                pending[target].remove(this);
+            }
+        }
+
+        /** Throws the operation's error once, to the first of its request and a synchronization call. */
+        synchronized void report() {
+            if (error != null && !reported) {
+                reported = true;
+                throw error;
+            }
+        }
+
+        @Override
+        public void waitFor(StatusData status) {
+            finish(true);
+            report();
+            if (status != null) status.set(0, 0, 0, false, 0);
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            if (!finish(false)) return false;
+            report();
+            if (status != null) status.set(0, 0, 0, false, 0);
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+            // RMA operations cannot be cancelled; the request completes with its operation.
+        }
+
+        @Override
+        public void free() {
+            // The operation goes on; the next flush, unlock or fence towards the target completes it.
+        }
+    }
+
+    /** Completes every request-based get towards {@code target} (their data lands); throws the first error. */
+    private void finishPending(int target) {
+        while (true) {
+            Pending p;
+            synchronized (pending) {
+                p = pending[target].peek();
+            }
+            if (p == null) return;
+            p.finish(true);
+            p.report();
+        }
     }
 
     // ---- synchronization -------------------------------------------------------------------------
 
     /** Waits until {@code target} applied everything this rank sent it; throws what it found wrong. */
     private void settle(String call, int target) {
+        finishPending(target);
         if (!dirty[target]) return;
         int tag = nextTag();
         call(call, target, request(RmaService.FLUSH, tag, 0, new long[0], 0, 0, 0, 0), tag, 0);
@@ -291,6 +467,7 @@ final class TransportWindow implements BackendWindow {
             settle("Win.unlock", target);
             return;
         }
+        finishPending(target);
         int tag = nextTag();
         call("Win.unlock", target, request(RmaService.UNLOCK, tag, 0, new long[0], 0, 0, 0, 0), tag, 0);
         dirty[target] = false;

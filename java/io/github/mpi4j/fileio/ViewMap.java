@@ -95,4 +95,30 @@ public final class ViewMap {
             within = 0;
         }
     }
+
+    /**
+     * How many of the view's data bytes lie before file byte {@code fileSize} (the end of the
+     * file as seen through the view, issue 11): whole filetype tiles below it, then the parts of
+     * the blocks of the tiles it cuts. SEEK_END positions count from here (in etypes, rounded up:
+     * an end inside an etype or a hole means the next etype of the view).
+     */
+    public long dataBefore(long fileSize) {
+        if (fileSize <= disp) return 0;
+        if (map == null) return fileSize - disp;
+        long room = fileSize - disp;
+        if (tileExtent <= 0 || tileBytes == 0) return 0;
+        long hi = map.trueLb + map.trueExtent; // every tile's data ends before tile start + hi
+        // Tiles 0 .. whole-1 lie entirely before the end; the ones after may be cut by it.
+        long whole = room >= hi ? (room - hi) / tileExtent + 1 : 0;
+        long n = whole * tileBytes;
+        for (long tile = whole; ; tile++) {
+            long base = tile * tileExtent;
+            if (base + map.trueLb >= room) break;
+            for (int i = 0; i < map.blocks(); i++) {
+                long start = base + map.disp(i);
+                n += Math.max(0, Math.min(map.bytes(i), room - start));
+            }
+        }
+        return n;
+    }
 }

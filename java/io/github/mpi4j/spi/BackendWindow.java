@@ -85,4 +85,22 @@ public interface BackendWindow {
 
     /** MPI_Win_free; collective. */
     void free();
+
+    // ---- issue 11 (h23): request-based accumulates ----
+
+    /** MPI_Raccumulate: complete locally when the request does. By default done at the call. */
+    default BackendRequest rAccumulate(Buf origin, int originCount, TypeDesc originType, int target, long targetDisp,
+                                       int targetCount, TypeDesc targetType, OpDesc op) {
+        accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        return new CompletedRequest(null);
+    }
+
+    /** MPI_Rget_accumulate: complete when the old target data is in {@code result}. By default done at the call. */
+    default BackendRequest rGetAccumulate(Buf origin, int originCount, TypeDesc originType, Buf result,
+                                          int resultCount, TypeDesc resultType, int target, long targetDisp,
+                                          int targetCount, TypeDesc targetType, OpDesc op) {
+        getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+                targetCount, targetType, op);
+        return new CompletedRequest(null);
+    }
 }
