@@ -81,7 +81,9 @@ public final class Buffers {
                     + "io.github.mpi4j.memory.NativeMemory), got "
                     + buf.getClass().getName());
         }
-        return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type, offset);
+        int length = kind.length(buf);
+        checkArray(call, arg, buf, kind, offset, length, count, type, offset);
+        return RecentBufs.of(buf, kind, offset, length - offset, writable);
     }
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
@@ -164,9 +166,17 @@ public final class Buffers {
 
     private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,
                                     int length, int count, TypeDesc type, int before) {
+        checkArray(call, arg, array, kind, offset, length, count, type, before);
+        return new Buf(array, kind, offset, length - offset);
+    }
+
+    private static void checkArray(String call, String arg, Object array, BaseKind kind, int offset,
+                                   int length, int count, TypeDesc type, int before) {
         checkKind(call, arg, kind, type, array.getClass().getSimpleName());
-        checkBelow(call, arg, count, type, (long) before * kind.bytes,
-                "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
+        if (lowestByte(count, type) < 0) {  // (the description is built only where it may be needed)
+            checkBelow(call, arg, count, type, (long) before * kind.bytes,
+                    "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
+        }
         if (offset > length) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + kind.name().toLowerCase() + "[" + length + "]");
@@ -177,7 +187,6 @@ public final class Buffers {
                     + " elements of " + arg + " from offset " + offset + ", but "
                     + kind.name().toLowerCase() + "[" + length + "] has " + (length - offset));
         }
-        return new Buf(array, kind, offset, length - offset);
     }
 
     /**
@@ -200,8 +209,10 @@ public final class Buffers {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + memory.description + " of " + size + " bytes (" + m + ")");
         }
-        checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of " + size
-                + " bytes");
+        if (lowestByte(count, type) < 0) {
+            checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of "
+                    + size + " bytes");
+        }
         if (memory == MemoryKind.DEVICE && lowestByte(count, type) < 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has data before the start of "
                     + "each item, which device memory (staged from its offset on) does not support; use host memory");
@@ -260,8 +271,10 @@ public final class Buffers {
             if (o != null) return resolveBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
         }
         int capacity = b.capacity();
-        checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
-                + b.getClass().getSimpleName() + " of capacity " + capacity);
+        if (below < 0) {
+            checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
+                    + b.getClass().getSimpleName() + " of capacity " + capacity);
+        }
         if (offset > capacity) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the capacity "
                     + capacity + " of the buffer");
@@ -272,7 +285,7 @@ public final class Buffers {
                     + (kind == BaseKind.BYTE ? " bytes" : " elements") + " of " + arg + " from offset " + offset
                     + ", but the buffer's capacity is " + capacity);
         }
-        return new Buf(b, kind, offset, capacity - offset);
+        return RecentBufs.of(b, kind, offset, capacity - offset, writable);
     }
 
     private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {

@@ -79,16 +79,19 @@ final class Engine implements FrameSink {
     }
 
     static final class RecvOp extends Op {
-        final int ctx;
-        final int wantSource;
-        final int wantTag;
-        final Buf buf;
-        final long off;
-        final long capacity;
+        // Not final: the blocking receive reuses one RecvOp (see Engine.recv).
+        int ctx;
+        int wantSource;
+        int wantTag;
+        Buf buf;
+        long off;
+        long capacity;
         long id;
         long expected;
         long received;
         boolean truncated;
+        /** Where an eager payload lands: made once per RecvOp, so a reused one allocates nothing. */
+        private Target eager;
 
         RecvOp(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
             this.ctx = ctx;
@@ -97,6 +100,34 @@ final class Engine implements FrameSink {
             this.buf = buf;
             this.off = off;
             this.capacity = capacity;
+        }
+
+        /** Makes a completed receive new again, for the next blocking receive. */
+        void reset(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
+            this.ctx = ctx;
+            this.wantSource = wantSource;
+            this.wantTag = wantTag;
+            this.buf = buf;
+            this.off = off;
+            this.capacity = capacity;
+            id = 0;
+            expected = 0;
+            received = 0;
+            truncated = false;
+            error = null;
+            source = 0;
+            tag = 0;
+            bytes = 0;
+            cancelled = false;
+            done = false;
+        }
+
+        Target eagerTarget() {
+            Target t = eager;
+            if (t == null) eager = t = new Target(buf, off, this);
+            t.buf = buf;
+            t.off = off;
+            return t;
         }
 
         boolean matches(int src, int tg) {
@@ -130,6 +161,8 @@ final class Engine implements FrameSink {
     final int size;
     private final Transport[] transportOf;
     private final List<Transport> transports = new ArrayList<>();
+    /** The same, as an array: the progress loop walks it without an iterator (nothing allocated per poll). */
+    private final Transport[] transportList;
     private final ArrayDeque<OutFrame>[] outq;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Queues> contexts = new HashMap<>();
@@ -163,6 +196,7 @@ final class Engine implements FrameSink {
         for (int i = 0; i < size; i++) outq[i] = new ArrayDeque<>();
         Map<Transport, Boolean> seen = new IdentityHashMap<>();
         for (Transport t : transportOf) if (t != null && seen.put(t, true) == null) transports.add(t);
+        this.transportList = transports.toArray(new Transport[0]);
         this.timeoutNanos = (long) (timeoutSeconds * 1e9);
         this.budget = UnexpectedBudget.fromSettings(size);
         this.rendezvousOnly = new boolean[size];
@@ -198,6 +232,37 @@ final class Engine implements FrameSink {
             lock.unlock();
         }
         return op;
+    }
+
+    /** Reused by {@link #sendNow} (under the lock): the transport copies it into the frame. */
+    private final Header scratch = new Header();
+
+    /**
+     * The allocation-free path of a blocking standard send: when nothing is queued for
+     * {@code dest}, the message is small enough to go eagerly and the transport takes the frame
+     * whole right now, it is sent (the buffer may be reused) and this returns true; otherwise it
+     * does nothing and returns false, and the caller takes the general path ({@link #isend}).
+     */
+    boolean sendNow(int ctx, int dest, int tag, Buf buf, long len) {
+        if (buf.isNative()) return false;
+        Transport t = transportOf[dest];
+        if (len > t.eagerLimit() || rendezvousOnly[dest] || failure != null) return false;
+        lock.lock();
+        try {
+            if (!outq[dest].isEmpty()) return false;
+            Header h = scratch;
+            h.kind = EAGER;
+            h.ctx = ctx;
+            h.src = me;
+            h.tag = tag;
+            h.payloadLen = (int) len;
+            h.flags = 0;
+            h.a = 0;
+            h.b = len;
+            return t.writeWhole(dest, h, buf, 0);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private long register(Op op) {
@@ -243,17 +308,58 @@ final class Engine implements FrameSink {
     RecvOp irecv(int ctx, int source, int tag, Buf buf, long off, long capacity) {
         checkFailure();
         if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
-        RecvOp op = new RecvOp(ctx, source, tag, buf, off, capacity);
+        return post(new RecvOp(ctx, source, tag, buf, off, capacity));
+    }
+
+    /**
+     * A spare receive for blocking receives: taken by one, given back once it completed
+     * normally (then nothing refers to it any more), so a blocking receive allocates nothing.
+     * Threads that find it taken make their own.
+     */
+    private volatile RecvOp spareRecv = new RecvOp(0, 0, 0, null, 0, 0);
+    private static final java.lang.invoke.VarHandle SPARE;
+
+    static {
+        try {
+            SPARE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "spareRecv", RecvOp.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A blocking receive: posts, waits and fills {@code status} with the world source; throws
+     * what the receive failed with.
+     */
+    void recv(int ctx, int source, int tag, Buf buf, long capacity, StatusData status, int[] rankOfWorld,
+              String what) {
+        checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf);
+        RecvOp op = (RecvOp) SPARE.getAndSet(this, null);
+        if (op == null) op = new RecvOp(ctx, source, tag, buf, 0, capacity);
+        else op.reset(ctx, source, tag, buf, 0, capacity);
+        waitFor(post(op), what);
+        if (status != null) {
+            int src = op.source;
+            status.set(src == Mpi.ANY_SOURCE ? src : rankOfWorld[src], op.tag, 0, op.cancelled, op.bytes);
+        }
+        op.buf = null;  // keep no user buffer alive
+        spareRecv = op;
+    }
+
+    private RecvOp post(RecvOp op) {
         lock.lock();
         try {
-            Queues q = queues(ctx);
-            for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
-                Unexpected u = it.next();
-                if (op.matches(u.peer, u.h.tag)) {
-                    it.remove();
-                    credit(u);
-                    accept(op, u.peer, u.h, u.payload);
-                    return op;
+            Queues q = queues(op.ctx);
+            if (!q.unexpected.isEmpty()) {  // (no iterator allocated on the common path)
+                for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
+                    Unexpected u = it.next();
+                    if (op.matches(u.peer, u.h.tag)) {
+                        it.remove();
+                        credit(u);
+                        accept(op, u.peer, u.h, u.payload);
+                        return op;
+                    }
                 }
             }
             q.posted.add(op);
@@ -456,7 +562,7 @@ final class Engine implements FrameSink {
                 RecvOp op = takePosted(peer, h);
                 if (op == null) return null;
                 // A message longer than the buffer comes as bytes; what fits is copied in onFrame.
-                return h.payloadLen > op.capacity ? new Target(null, 0, op) : new Target(op.buf, op.off, op);
+                return h.payloadLen > op.capacity ? new Target(null, 0, op) : op.eagerTarget();
             }
             case DATA: {
                 RecvOp op = dataTarget(peer, h);
@@ -522,7 +628,8 @@ final class Engine implements FrameSink {
 
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
-        queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+        // The transport may reuse h for its next frame: keep a copy.
+        queues(h.ctx).unexpected.add(new Unexpected(peer, h.copy(), payload));
         long bytes = payload == null ? 0 : payload.length;
         if (budget.charge(peer, bytes) && !departed[peer]) {
             budget.setThrottled(peer, true);
@@ -554,6 +661,12 @@ final class Engine implements FrameSink {
     /** Removes and returns the first posted receive matching a message from {@code peer}. */
     private RecvOp takePosted(int peer, Header h) {
         Queues q = queues(h.ctx);
+        RecvOp first = q.posted.peekFirst();
+        if (first == null) return null;
+        if (first.matches(peer, h.tag)) {  // the common case, without an iterator
+            q.posted.pollFirst();
+            return first;
+        }
         for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
             RecvOp op = it.next();
             if (op.matches(peer, h.tag)) {
@@ -648,7 +761,7 @@ final class Engine implements FrameSink {
                 work++;
             }
         }
-        for (Transport t : transports) work += t.poll(this);
+        for (int i = 0; i < transportList.length; i++) work += transportList[i].poll(this);
         return work;
     }
 
