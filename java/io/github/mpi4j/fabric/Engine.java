@@ -791,11 +791,13 @@ final class Engine implements FrameSink {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         while (!op.done) {
             int work = poke();
             if (op.done) break;
             if (work > 0) {
                 idle = 0;
+                idleSince = 0;
                 continue;
             }
             idle++;
@@ -812,23 +814,21 @@ final class Engine implements FrameSink {
                             + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
         if (op.error != null) throw op.error;
     }
 
     /**
-     * Spin first (latency), then yield, then sleep briefly so a long wait does not burn a core;
-     * when oversubscribed, yield from the start.
+     * One idle round of a wait ({@link WaitPolicy}): spin first (latency), then yield, then
+     * sleep briefly so a long wait does not burn a core; when oversubscribed, yield from the
+     * start. The phases go by time, not by rounds, since a round costs 30x more before the JIT
+     * has compiled the loop than after (by rounds, an interpreted rank spun for milliseconds
+     * while the compiler threads waited for its core). Returns when this idle run began
+     * (0 while it is short enough that the clock is not read).
      */
-    private void pause(int idle) {
-        if (idle < 2000 && !oversubscribed) {
-            Thread.onSpinWait();
-        } else if (idle < 4000) {
-            Thread.yield();
-        } else {
-            java.util.concurrent.locks.LockSupport.parkNanos(idle < 20000 ? 20_000 : 200_000);
-        }
+    private long pause(int idle, long idleSince) {
+        return WaitPolicy.pause(idle, idleSince, oversubscribed);
     }
 
     private void checkPeers(long now) {
@@ -853,6 +853,7 @@ final class Engine implements FrameSink {
     void probe(int ctx, int source, int tag, StatusData status, String what) {
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         while (!iprobe(ctx, source, tag, status)) {
             idle++;
             if ((idle & 0xff) == 0) {
@@ -861,7 +862,7 @@ final class Engine implements FrameSink {
                     throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
     }
 
@@ -869,6 +870,7 @@ final class Engine implements FrameSink {
     void flush() {
         long deadline = System.nanoTime() + Math.min(timeoutNanos, 30_000_000_000L);
         int idle = 0;
+        long idleSince = 0;
         while (true) {
             boolean empty = true;
             lock.lock();
@@ -879,7 +881,7 @@ final class Engine implements FrameSink {
                 lock.unlock();
             }
             if (empty || failure != null || System.nanoTime() - deadline > 0) return;
-            pause(++idle);
+            idleSince = pause(++idle, idleSince);
         }
     }
 
@@ -930,6 +932,7 @@ final class Engine implements FrameSink {
     Object takeMatchingBlocking(int ctx, int source, int tag, StatusData status, String what) {
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         Object m;
         while ((m = takeMatching(ctx, source, tag, status)) == null) {
             idle++;
@@ -939,7 +942,7 @@ final class Engine implements FrameSink {
                     throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
         return m;
     }
