@@ -172,7 +172,7 @@ public final class Buffers {
 
     private static void checkArray(String call, String arg, Object array, BaseKind kind, int offset,
                                    int length, int count, TypeDesc type, int before) {
-        checkKind(call, arg, kind, type, array.getClass().getSimpleName());
+        checkKind(call, arg, kind, type, array.getClass());
         if (lowestByte(count, type) < 0) {  // (the description is built only where it may be needed)
             checkBelow(call, arg, count, type, (long) before * kind.bytes,
                     "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
@@ -262,7 +262,7 @@ public final class Buffers {
                     + b.getClass().getSimpleName());
         }
         if (kind != BaseKind.BYTE) {
-            checkKind(call, arg, kind, type, b.getClass().getSimpleName());
+            checkKind(call, arg, kind, type, b.getClass());
         }
         long below = lowestByte(count, type);
         if (below < 0 && -below > (long) offset * kind.bytes) {
@@ -288,8 +288,10 @@ public final class Buffers {
         return RecentBufs.of(b, kind, offset, capacity - offset, writable);
     }
 
-    private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
+    /** {@code holder}: the class of the array or buffer, named only in a refusal (no string work per call). */
+    private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, Class<?> holder) {
         if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type) || TypeRules.leavesAre(kind, type)) return;
+        String what = holder.getSimpleName();
         // A derived type without data (an empty struct) moves nothing, so any primitive array or buffer will do.
         if (type.derived instanceof TypeMap && type.size == 0 && kind != BaseKind.OBJECT && type.layout != Layout.OBJECT) {
             return;

@@ -50,6 +50,11 @@ final class Engine implements FrameSink {
     /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
     abstract static class Op {
         volatile boolean done;
+
+        /** Completes the op with a release store (no full fence; the waiter reads {@link #done} volatile). */
+        final void complete() {
+            DONE.setRelease(this, true);
+        }
         MPIException error;
         int source;
         int tag;
@@ -119,7 +124,7 @@ final class Engine implements FrameSink {
             tag = 0;
             bytes = 0;
             cancelled = false;
-            done = false;
+            DONE.set(this, false);  // plain: the op is published by the lock of the next post
         }
 
         Target eagerTarget() {
@@ -163,6 +168,11 @@ final class Engine implements FrameSink {
     private final List<Transport> transports = new ArrayList<>();
     /** The same, as an array: the progress loop walks it without an iterator (nothing allocated per poll). */
     private final Transport[] transportList;
+    /**
+     * Frames waiting in {@link #outq}, over all peers: written under the lock, read without it by
+     * {@link #poke}, which skips the lock when nothing is queued and no transport has input.
+     */
+    private volatile int queuedFrames;
     private final ArrayDeque<OutFrame>[] outq;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Queues> contexts = new HashMap<>();
@@ -279,6 +289,7 @@ final class Engine implements FrameSink {
             return;
         }
         q.add(f);
+        queuedFrames++;
     }
 
     private void control(int peer, int kind, long a, long b) {
@@ -318,10 +329,12 @@ final class Engine implements FrameSink {
      */
     private volatile RecvOp spareRecv = new RecvOp(0, 0, 0, null, 0, 0);
     private static final java.lang.invoke.VarHandle SPARE;
+    private static final java.lang.invoke.VarHandle DONE;
 
     static {
         try {
             SPARE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "spareRecv", RecvOp.class);
+            DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Op.class, "done", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -344,7 +357,7 @@ final class Engine implements FrameSink {
             status.set(src == Mpi.ANY_SOURCE ? src : rankOfWorld[src], op.tag, 0, op.cancelled, op.bytes);
         }
         op.buf = null;  // keep no user buffer alive
-        spareRecv = op;
+        SPARE.setRelease(this, op);  // (a release store: no full fence on the hot path)
     }
 
     private RecvOp post(RecvOp op) {
@@ -393,14 +406,14 @@ final class Engine implements FrameSink {
             op.error = truncated(op, n);
         }
         if ((h.flags & FLAG_SYNC) != 0) control(peer, ACK, h.a, 0);
-        op.done = true;
+        op.complete();
     }
 
     private void completeRendezvous(RecvOp op) {
         waiting.remove(op.id);
         op.bytes = Math.min(op.expected, op.capacity);
         if (op.truncated) op.error = truncated(op, op.expected);
-        op.done = true;
+        op.complete();
     }
 
     private static MPIException truncated(RecvOp op, long n) {
@@ -757,6 +770,7 @@ final class Engine implements FrameSink {
             OutFrame f;
             while ((f = q.peek()) != null && transportOf[p].write(f)) {
                 q.poll();
+                queuedFrames--;
                 if (f.done != null) f.done.run();
                 work++;
             }
@@ -765,8 +779,15 @@ final class Engine implements FrameSink {
         return work;
     }
 
+    private boolean inputWaiting() {
+        for (Transport t : transportList) if (t.hasInput()) return true;
+        return false;
+    }
+
     /** One round of progress if no other thread is making it; returns the work done. */
     int poke() {
+        // The common idle round: nothing to write, nothing arrived - no lock, no atomic.
+        if (queuedFrames == 0 && !inputWaiting()) return 0;
         if (!lock.tryLock()) return 0;
         try {
             return progress();

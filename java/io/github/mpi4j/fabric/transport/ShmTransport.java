@@ -177,6 +177,16 @@ public final class ShmTransport implements Transport {
         if (first < n) BufAccess.put(ring, data, dst, dstOff + first, n - first);
     }
 
+    /** A frame is waiting in some ring of this inbox (racy read of our own head: a stale one says yes). */
+    @Override
+    public boolean hasInput() {
+        for (int i = 0; i < worldOfLocal.length; i++) {
+            if (worldOfLocal[i] == me) continue;
+            if ((long) LONGS.getAcquire(inbox, ringBase(i) + TAIL) != readHeads[i]) return true;
+        }
+        return false;
+    }
+
     @Override
     public int poll(FrameSink sink) {
         int handled = 0;

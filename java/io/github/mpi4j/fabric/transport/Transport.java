@@ -32,6 +32,14 @@ public interface Transport {
         return false;
     }
 
+    /**
+     * Whether a frame may have arrived (a cheap hint read without the engine's lock; true when
+     * the transport cannot tell without polling). False lets an idle wait skip the lock.
+     */
+    default boolean hasInput() {
+        return true;
+    }
+
     /** Reads arriving frames and hands them to {@code sink}; returns how many it handled. */
     int poll(FrameSink sink);
 
