@@ -147,8 +147,13 @@ public final class ShmTransport implements Transport {
             if (need > capacity - (tail - headsSeen[peerLocal])) return false;
         }
         int data = base + RING_HEADER;
-        h.write(headerView, 0);
-        put(ring, data, tail, headerBytes, Header.BYTES);
+        int at = (int) (tail & mask);
+        if (at + Header.BYTES <= capacity) {
+            h.write(ring, data + at);  // straight into the ring (the usual case: it does not wrap)
+        } else {
+            h.write(headerView, 0);
+            put(ring, data, tail, headerBytes, Header.BYTES);
+        }
         if (len > 0) putPayload(ring, data, tail + Header.BYTES, payload, payloadOff, len);
         tails[peerLocal] = tail + need;
         LONGS.setRelease(ring, base + TAIL, tail + need);
@@ -200,9 +205,14 @@ public final class ShmTransport implements Transport {
             while (head < tail) {
                 int at = (int) (head & mask);
                 int first = Math.min(Header.BYTES, capacity - at);
-                inbox.get(data + at, headerBytes, 0, first);
-                if (first < Header.BYTES) inbox.get(data, headerBytes, first, Header.BYTES - first);
-                Header h = received.readFrom(headerView, 0);
+                Header h;
+                if (first == Header.BYTES) {
+                    h = received.readFrom(inbox, data + at);  // straight from the ring
+                } else {
+                    inbox.get(data + at, headerBytes, 0, first);
+                    inbox.get(data, headerBytes, first, Header.BYTES - first);
+                    h = received.readFrom(headerView, 0);
+                }
                 int len = h.payloadLen;
                 if (len < 0 || len > maxPayload()) {
                     sink.onPeerLost(peer, "sent a malformed frame over shared memory (payload " + len + " bytes)");
