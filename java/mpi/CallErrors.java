@@ -1,5 +1,7 @@
 package mpi;
 
+import io.github.mpi4j.spi.StatusData;
+
 import io.github.mpi4j.spi.BackendComm;
 
 /**
@@ -36,6 +38,16 @@ final class CallErrors {
         } finally {
             leave(comm, failure);
         }
+    }
+
+    /** A status a blocking receive fills and copies out before it returns (one per thread). */
+    private static final ThreadLocal<StatusData> SCRATCH_STATUS = ThreadLocal.withInitial(StatusData::new);
+
+    static StatusData scratchStatus() {
+        StatusData d = SCRATCH_STATUS.get();
+        d.set(0, 0, 0, false, 0);  // as a new StatusData
+        d.objects = -1;
+        return d;
     }
 
     static void enter() {

@@ -495,21 +495,21 @@ public class Comm implements Freeable, Cloneable {
         c.send(b, count, t, dest, tag, mode);
     }
 
-    private Status recvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    private StatusData recvBody(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         BackendComm c = impl(call);
         TypeDesc t = type(call, "datatype", type);
         checkSource(call, c, source);
         checkRecvTag(call, c, tag);
         if (ObjectTypes.isObjectDerived(t)) { // derived types over MPI.OBJECT (issue 10)
-            return new Status(ObjectTypes.recv(call, c, buf, offset, count, t, source, tag));
+            return ObjectTypes.recv(call, c, buf, offset, count, t, source, tag);
         }
         if (isObject(t)) {
-            return new Status(ObjectMessages.recv(call, c, buf, offset, count, source, tag));
+            return ObjectMessages.recv(call, c, buf, offset, count, source, tag);
         }
         Buf b = Buffers.resolve(call, "buf", buf, offset, count, t, true);
-        StatusData d = new StatusData();
+        StatusData d = CallErrors.scratchStatus();  // copied into the Status by the caller
         c.recv(b, count, t, source, tag, d);
-        return new Status(d);
+        return d;
     }
 
     private Request isendBody(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
@@ -555,7 +555,7 @@ public class Comm implements Freeable, Cloneable {
         checkRecvTag(call, c, recvtag);
         if (isObject(st) || isObject(rt) || ObjectTypes.isObjectDerived(st) || ObjectTypes.isObjectDerived(rt)) {
             Request r = isendImpl(call, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
-            Status s = recvImpl(call, recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+            Status s = new Status(recvImpl(call, recvbuf, recvoffset, recvcount, recvtype, source, recvtag));
             r.waitFor();
             return s;
         }
@@ -580,7 +580,7 @@ public class Comm implements Freeable, Cloneable {
         if (isObject(t)) {
             Request r = isendImpl(call, buf, offset, count, type, dest, sendtag, SendMode.STANDARD);
             Object[] tmp = new Object[count];
-            Status s = recvImpl(call, tmp, 0, count, type, source, recvtag);
+            Status s = new Status(recvImpl(call, tmp, 0, count, type, source, recvtag));
             r.waitFor();
             System.arraycopy(tmp, 0, buf, offset, count);
             return s;
@@ -1778,7 +1778,9 @@ if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls,
 
     /** Blocking receive; returns the status. */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) {
-        return recvImpl("recv", buf, 0, count, type, source, tag);
+        // The Status is made here, in a method small enough to inline into the caller's loop,
+        // so the JIT drops it when the caller ignores it (no allocation per receive).
+        return new Status(recvImpl("recv", buf, 0, count, type, source, tag));
     }
 
     /** Synchronous send: completes only once the receive has started. */
@@ -1878,7 +1880,7 @@ if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls,
     }
 
     public final Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
-        return recvImpl("Recv", buf, offset, count, datatype, source, tag);
+        return new Status(recvImpl("Recv", buf, offset, count, datatype, source, tag));
     }
 
     public final void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
@@ -2234,7 +2236,8 @@ if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls,
         }
     }
 
-    private Status recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    /** Returns the status data, which the caller copies into a Status at once (it may be per-thread scratch). */
+    private StatusData recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         Throwable failure = null;
         CallErrors.enter();
         try {

@@ -29,6 +29,9 @@ public final class Osu {
 
     private static final int WINDOW = 64;
 
+    /** Heap bytes allocated per message by rank 0's thread in the last timed latency phase. */
+    private static double lastAllocPerMessage;
+
     public static void main(String[] args) {
         MPI.Init(args);
         long initDone = System.currentTimeMillis();
@@ -55,6 +58,11 @@ public final class Osu {
             }
             if (comm.getRank() == 0) {
                 System.out.println(String.format(Locale.ROOT, "RESULT %s %s %d %.4f", test, kind, size, value));
+                if (test.equals("latency") && Allocations.counted()) {
+                    // Bytes the sending/receiving thread allocated per message (send or receive) while timed.
+                    System.out.println(String.format(Locale.ROOT, "RESULT latency_alloc %s %d %.1f", kind, size,
+                            lastAllocPerMessage));
+                }
             }
         }
         MPI.Finalize();
@@ -132,6 +140,7 @@ public final class Osu {
         for (int phase = 0; phase < 2; phase++) {
             int n = phase == 0 ? warm : iters;
             comm.barrier();
+            long allocated = Allocations.ofThisThread();
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 if (rank == 0) {
@@ -143,6 +152,7 @@ public final class Osu {
                 }
             }
             t = (System.nanoTime() - start) / 1e3 / (2.0 * n);
+            lastAllocPerMessage = (Allocations.ofThisThread() - allocated) / (2.0 * n);
         }
         return t;
     }

@@ -43,6 +43,7 @@ public final class Report {
         boolean latencyDiff = backend.equals("mpi");
         table(md, targets, "latency", "2", "c", "one-way latency, µs (lower is better); "
                 + (latencyDiff ? "diff = Java - C" : "ratio = Java / C"), latencyDiff);
+        allocations(md);
         table(md, targets, "bw", "2", "c", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
         table(md, targets, "bw", "2", "raw", "bandwidth vs raw loopback TCP, MB/s; ratio = Java / raw TCP", false);
         for (String np : new String[] {"2", "4"}) {
@@ -60,6 +61,28 @@ public final class Report {
                     .append('\n');
         }
         System.out.print(md);
+    }
+
+    /**
+     * Heap bytes rank 0's thread allocated per message (a send or a receive) in the timed
+     * latency phase, median over repetitions: issue 12 wants none on the fabric's small-message
+     * path (a blocking receive returns a Status, 48 bytes, unless the JIT drops it).
+     */
+    private static void allocations(StringBuilder md) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (String key : VALUES.keySet()) {
+            String[] k = key.split(" ");
+            if (k[1].equals("latency_alloc")) sizes.add(Long.parseLong(k[3]));
+        }
+        if (sizes.isEmpty()) return;
+        md.append("\n### heap bytes allocated per message, latency test (rank 0's thread; median)\n\n");
+        md.append("| bytes | array | direct |\n|---:|---:|---:|\n");
+        for (long size : sizes) {
+            List<Double> a = VALUES.get("2 latency_alloc array " + size);
+            List<Double> d = VALUES.get("2 latency_alloc direct " + size);
+            md.append("| ").append(size).append(" | ").append(a == null ? "" : fmt("%.1f", median(a))).append(" | ")
+                    .append(d == null ? "" : fmt("%.1f", median(d))).append(" |\n");
+        }
     }
 
     private static double median(List<Double> v) {

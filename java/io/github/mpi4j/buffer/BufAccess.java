@@ -66,6 +66,19 @@ public final class BufAccess {
                 dst.put(dstIndex, (ByteBuffer) base, first, n);
                 return;
             }
+            if (dstIndex % k == 0) {
+                TypedViews.Views v = TypedViews.of(dst);
+                int at = dstIndex / k;
+                switch (src.kind) {
+                    case INT: v.ints().put(at, (IntBuffer) base, first, n); return;
+                    case DOUBLE: v.doubles().put(at, (DoubleBuffer) base, first, n); return;
+                    case LONG: v.longs().put(at, (LongBuffer) base, first, n); return;
+                    case FLOAT: v.floats().put(at, (FloatBuffer) base, first, n); return;
+                    case SHORT: v.shorts().put(at, (ShortBuffer) base, first, n); return;
+                    case CHAR: v.chars().put(at, (CharBuffer) base, first, n); return;
+                    default: throw new IllegalArgumentException("buffer kind " + src.kind);
+                }
+            }
             ByteBuffer view = dst.duplicate().order(NATIVE);
             view.position(dstIndex);
             switch (src.kind) {
@@ -87,6 +100,19 @@ public final class BufAccess {
                 return;
             }
             default:
+        }
+        if (dstIndex % k == 0) {  // through the thread's cached views: no allocation per copy
+            TypedViews.Views v = TypedViews.of(dst);
+            int at = dstIndex / k;
+            switch (src.kind) {
+                case INT: v.ints().put(at, (int[]) base, first, n); return;
+                case DOUBLE: v.doubles().put(at, (double[]) base, first, n); return;
+                case LONG: v.longs().put(at, (long[]) base, first, n); return;
+                case FLOAT: v.floats().put(at, (float[]) base, first, n); return;
+                case SHORT: v.shorts().put(at, (short[]) base, first, n); return;
+                case CHAR: v.chars().put(at, (char[]) base, first, n); return;
+                default: throw new IllegalArgumentException("array kind " + src.kind);
+            }
         }
         ByteBuffer view = dst.duplicate().order(NATIVE);
         view.position(dstIndex);
@@ -118,6 +144,19 @@ public final class BufAccess {
                 ((ByteBuffer) base).put(first, src, srcIndex, n);
                 return;
             }
+            if (srcIndex % k == 0) {
+                TypedViews.Views v = TypedViews.of(src);
+                int at = srcIndex / k;
+                switch (dst.kind) {
+                    case INT: ((IntBuffer) base).put(first, v.ints(), at, n); return;
+                    case DOUBLE: ((DoubleBuffer) base).put(first, v.doubles(), at, n); return;
+                    case LONG: ((LongBuffer) base).put(first, v.longs(), at, n); return;
+                    case FLOAT: ((FloatBuffer) base).put(first, v.floats(), at, n); return;
+                    case SHORT: ((ShortBuffer) base).put(first, v.shorts(), at, n); return;
+                    case CHAR: ((CharBuffer) base).put(first, v.chars(), at, n); return;
+                    default: throw new IllegalArgumentException("buffer kind " + dst.kind);
+                }
+            }
             ByteBuffer view = src.duplicate().order(NATIVE);
             view.position(srcIndex);
             switch (dst.kind) {
@@ -139,6 +178,19 @@ public final class BufAccess {
                 return;
             }
             default:
+        }
+        if (srcIndex % k == 0) {
+            TypedViews.Views v = TypedViews.of(src);
+            int at = srcIndex / k;
+            switch (dst.kind) {
+                case INT: v.ints().get(at, (int[]) base, first, n); return;
+                case DOUBLE: v.doubles().get(at, (double[]) base, first, n); return;
+                case LONG: v.longs().get(at, (long[]) base, first, n); return;
+                case FLOAT: v.floats().get(at, (float[]) base, first, n); return;
+                case SHORT: v.shorts().get(at, (short[]) base, first, n); return;
+                case CHAR: v.chars().get(at, (char[]) base, first, n); return;
+                default: throw new IllegalArgumentException("array kind " + dst.kind);
+            }
         }
         ByteBuffer view = src.duplicate().order(NATIVE);
         view.position(srcIndex);

@@ -82,7 +82,9 @@ public final class Buffers {
                     + "io.github.mpi4j.memory.NativeMemory), got "
                     + buf.getClass().getName());
         }
-        return resolveArray(call, arg, buf, kind, offset, kind.length(buf), count, type, offset);
+        int length = kind.length(buf);
+        checkArray(call, arg, buf, kind, offset, length, count, type, offset);
+        return RecentBufs.of(buf, kind, offset, length - offset, writable);
     }
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
@@ -165,8 +167,14 @@ public final class Buffers {
 
     private static Buf resolveArray(String call, String arg, Object array, BaseKind kind, int offset,
                                     int length, int count, TypeDesc type, int before) {
-        checkKind(call, arg, kind, type, array.getClass().getSimpleName());
-        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+        checkArray(call, arg, array, kind, offset, length, count, type, before);
+        return new Buf(array, kind, offset, length - offset);
+    }
+
+    private static void checkArray(String call, String arg, Object array, BaseKind kind, int offset,
+                                   int length, int count, TypeDesc type, int before) {
+        checkKind(call, arg, kind, type, array.getClass());
+        if (lowestByte(count, type) < 0) {  // (the description is built only where it may be needed)
             checkBelow(call, arg, count, type, (long) before * kind.bytes,
                     "offset " + offset + " of " + kind.name().toLowerCase() + "[" + length + "]");
         }
@@ -180,7 +188,6 @@ public final class Buffers {
                     + " elements of " + arg + " from offset " + offset + ", but "
                     + kind.name().toLowerCase() + "[" + length + "] has " + (length - offset));
         }
-        return new Buf(array, kind, offset, length - offset);
     }
 
     /**
@@ -203,7 +210,7 @@ public final class Buffers {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + memory.description + " of " + size + " bytes (" + m + ")");
         }
-        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+        if (lowestByte(count, type) < 0) {
             checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of "
                     + size + " bytes");
         }
@@ -256,7 +263,7 @@ public final class Buffers {
                     + b.getClass().getSimpleName());
         }
         if (kind != BaseKind.BYTE) {
-            checkKind(call, arg, kind, type, b.getClass().getSimpleName());
+            checkKind(call, arg, kind, type, b.getClass());
         }
         long below = lowestByte(count, type);
         if (below < 0 && -below > (long) offset * kind.bytes) {
@@ -265,7 +272,7 @@ public final class Buffers {
             if (o != null) return resolveBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
         }
         int capacity = b.capacity();
-        if (lowestByte(count, type) < 0) { // the message only when needed: no string per call
+        if (below < 0) {
             checkBelow(call, arg, count, type, (long) offset * kind.bytes, "offset " + offset + " of a "
                     + b.getClass().getSimpleName() + " of capacity " + capacity);
         }
@@ -279,11 +286,13 @@ public final class Buffers {
                     + (kind == BaseKind.BYTE ? " bytes" : " elements") + " of " + arg + " from offset " + offset
                     + ", but the buffer's capacity is " + capacity);
         }
-        return new Buf(b, kind, offset, capacity - offset);
+        return RecentBufs.of(b, kind, offset, capacity - offset, writable);
     }
 
-    private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, String what) {
+    /** {@code holder}: the class of the array or buffer, named only in a refusal (no string work per call). */
+    private static void checkKind(String call, String arg, BaseKind kind, TypeDesc type, Class<?> holder) {
         if (type.arrayKind == kind || TypeRules.acceptsAsRaw(kind, type) || TypeRules.leavesAre(kind, type)) return;
+        String what = holder.getSimpleName();
         // A derived type without data (an empty struct) moves nothing, so any primitive array or buffer will do.
         if (type.derived instanceof TypeMap && type.size == 0 && kind != BaseKind.OBJECT && type.layout != Layout.OBJECT) {
             return;

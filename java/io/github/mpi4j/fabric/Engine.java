@@ -50,6 +50,11 @@ final class Engine implements FrameSink {
     /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
     abstract static class Op {
         volatile boolean done;
+
+        /** Completes the op with a release store (no full fence; the waiter reads {@link #done} volatile). */
+        final void complete() {
+            DONE.setRelease(this, true);
+        }
         MPIException error;
         int source;
         int tag;
@@ -79,16 +84,19 @@ final class Engine implements FrameSink {
     }
 
     static final class RecvOp extends Op {
-        final int ctx;
-        final int wantSource;
-        final int wantTag;
-        final Buf buf;
-        final long off;
-        final long capacity;
+        // Not final: the blocking receive reuses one RecvOp (see Engine.recv).
+        int ctx;
+        int wantSource;
+        int wantTag;
+        Buf buf;
+        long off;
+        long capacity;
         long id;
         long expected;
         long received;
         boolean truncated;
+        /** Where an eager payload lands: made once per RecvOp, so a reused one allocates nothing. */
+        private Target eager;
 
         RecvOp(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
             this.ctx = ctx;
@@ -97,6 +105,34 @@ final class Engine implements FrameSink {
             this.buf = buf;
             this.off = off;
             this.capacity = capacity;
+        }
+
+        /** Makes a completed receive new again, for the next blocking receive. */
+        void reset(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
+            this.ctx = ctx;
+            this.wantSource = wantSource;
+            this.wantTag = wantTag;
+            this.buf = buf;
+            this.off = off;
+            this.capacity = capacity;
+            id = 0;
+            expected = 0;
+            received = 0;
+            truncated = false;
+            error = null;
+            source = 0;
+            tag = 0;
+            bytes = 0;
+            cancelled = false;
+            DONE.set(this, false);  // plain: the op is published by the lock of the next post
+        }
+
+        Target eagerTarget() {
+            Target t = eager;
+            if (t == null) eager = t = new Target(buf, off, this);
+            t.buf = buf;
+            t.off = off;
+            return t;
         }
 
         boolean matches(int src, int tg) {
@@ -130,6 +166,13 @@ final class Engine implements FrameSink {
     final int size;
     private final Transport[] transportOf;
     private final List<Transport> transports = new ArrayList<>();
+    /** The same, as an array: the progress loop walks it without an iterator (nothing allocated per poll). */
+    private final Transport[] transportList;
+    /**
+     * Frames waiting in {@link #outq}, over all peers: written under the lock, read without it by
+     * {@link #poke}, which skips the lock when nothing is queued and no transport has input.
+     */
+    private volatile int queuedFrames;
     private final ArrayDeque<OutFrame>[] outq;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Queues> contexts = new HashMap<>();
@@ -163,6 +206,7 @@ final class Engine implements FrameSink {
         for (int i = 0; i < size; i++) outq[i] = new ArrayDeque<>();
         Map<Transport, Boolean> seen = new IdentityHashMap<>();
         for (Transport t : transportOf) if (t != null && seen.put(t, true) == null) transports.add(t);
+        this.transportList = transports.toArray(new Transport[0]);
         this.timeoutNanos = (long) (timeoutSeconds * 1e9);
         this.budget = UnexpectedBudget.fromSettings(size);
         this.rendezvousOnly = new boolean[size];
@@ -200,6 +244,37 @@ final class Engine implements FrameSink {
         return op;
     }
 
+    /** Reused by {@link #sendNow} (under the lock): the transport copies it into the frame. */
+    private final Header scratch = new Header();
+
+    /**
+     * The allocation-free path of a blocking standard send: when nothing is queued for
+     * {@code dest}, the message is small enough to go eagerly and the transport takes the frame
+     * whole right now, it is sent (the buffer may be reused) and this returns true; otherwise it
+     * does nothing and returns false, and the caller takes the general path ({@link #isend}).
+     */
+    boolean sendNow(int ctx, int dest, int tag, Buf buf, long len) {
+        if (buf.isNative()) return false;
+        Transport t = transportOf[dest];
+        if (len > t.eagerLimit() || rendezvousOnly[dest] || failure != null) return false;
+        lock.lock();
+        try {
+            if (!outq[dest].isEmpty()) return false;
+            Header h = scratch;
+            h.kind = EAGER;
+            h.ctx = ctx;
+            h.src = me;
+            h.tag = tag;
+            h.payloadLen = (int) len;
+            h.flags = 0;
+            h.a = 0;
+            h.b = len;
+            return t.writeWhole(dest, h, buf, 0);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private long register(Op op) {
         long id = nextId++;
         waiting.put(id, op);
@@ -214,6 +289,7 @@ final class Engine implements FrameSink {
             return;
         }
         q.add(f);
+        queuedFrames++;
     }
 
     private void control(int peer, int kind, long a, long b) {
@@ -243,17 +319,60 @@ final class Engine implements FrameSink {
     RecvOp irecv(int ctx, int source, int tag, Buf buf, long off, long capacity) {
         checkFailure();
         if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
-        RecvOp op = new RecvOp(ctx, source, tag, buf, off, capacity);
+        return post(new RecvOp(ctx, source, tag, buf, off, capacity));
+    }
+
+    /**
+     * A spare receive for blocking receives: taken by one, given back once it completed
+     * normally (then nothing refers to it any more), so a blocking receive allocates nothing.
+     * Threads that find it taken make their own.
+     */
+    private volatile RecvOp spareRecv = new RecvOp(0, 0, 0, null, 0, 0);
+    private static final java.lang.invoke.VarHandle SPARE;
+    private static final java.lang.invoke.VarHandle DONE;
+
+    static {
+        try {
+            SPARE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "spareRecv", RecvOp.class);
+            DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Op.class, "done", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A blocking receive: posts, waits and fills {@code status} with the world source; throws
+     * what the receive failed with.
+     */
+    void recv(int ctx, int source, int tag, Buf buf, long capacity, StatusData status, int[] rankOfWorld,
+              String what) {
+        checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf);
+        RecvOp op = (RecvOp) SPARE.getAndSet(this, null);
+        if (op == null) op = new RecvOp(ctx, source, tag, buf, 0, capacity);
+        else op.reset(ctx, source, tag, buf, 0, capacity);
+        waitFor(post(op), what);
+        if (status != null) {
+            int src = op.source;
+            status.set(src == Mpi.ANY_SOURCE ? src : rankOfWorld[src], op.tag, 0, op.cancelled, op.bytes);
+        }
+        op.buf = null;  // keep no user buffer alive
+        SPARE.setRelease(this, op);  // (a release store: no full fence on the hot path)
+    }
+
+    private RecvOp post(RecvOp op) {
         lock.lock();
         try {
-            Queues q = queues(ctx);
-            for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
-                Unexpected u = it.next();
-                if (op.matches(u.peer, u.h.tag)) {
-                    it.remove();
-                    credit(u);
-                    accept(op, u.peer, u.h, u.payload);
-                    return op;
+            Queues q = queues(op.ctx);
+            if (!q.unexpected.isEmpty()) {  // (no iterator allocated on the common path)
+                for (Iterator<Unexpected> it = q.unexpected.iterator(); it.hasNext(); ) {
+                    Unexpected u = it.next();
+                    if (op.matches(u.peer, u.h.tag)) {
+                        it.remove();
+                        credit(u);
+                        accept(op, u.peer, u.h, u.payload);
+                        return op;
+                    }
                 }
             }
             q.posted.add(op);
@@ -287,14 +406,14 @@ final class Engine implements FrameSink {
             op.error = truncated(op, n);
         }
         if ((h.flags & FLAG_SYNC) != 0) control(peer, ACK, h.a, 0);
-        op.done = true;
+        op.complete();
     }
 
     private void completeRendezvous(RecvOp op) {
         waiting.remove(op.id);
         op.bytes = Math.min(op.expected, op.capacity);
         if (op.truncated) op.error = truncated(op, op.expected);
-        op.done = true;
+        op.complete();
     }
 
     private static MPIException truncated(RecvOp op, long n) {
@@ -456,7 +575,7 @@ final class Engine implements FrameSink {
                 RecvOp op = takePosted(peer, h);
                 if (op == null) return null;
                 // A message longer than the buffer comes as bytes; what fits is copied in onFrame.
-                return h.payloadLen > op.capacity ? new Target(null, 0, op) : new Target(op.buf, op.off, op);
+                return h.payloadLen > op.capacity ? new Target(null, 0, op) : op.eagerTarget();
             }
             case DATA: {
                 RecvOp op = dataTarget(peer, h);
@@ -522,7 +641,8 @@ final class Engine implements FrameSink {
 
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
-        queues(h.ctx).unexpected.add(new Unexpected(peer, h, payload));
+        // The transport may reuse h for its next frame: keep a copy.
+        queues(h.ctx).unexpected.add(new Unexpected(peer, h.copy(), payload));
         arrived(h.ctx);
         long bytes = payload == null ? 0 : payload.length;
         if (budget.charge(peer, bytes) && !departed[peer]) {
@@ -555,6 +675,12 @@ final class Engine implements FrameSink {
     /** Removes and returns the first posted receive matching a message from {@code peer}. */
     private RecvOp takePosted(int peer, Header h) {
         Queues q = queues(h.ctx);
+        RecvOp first = q.posted.peekFirst();
+        if (first == null) return null;
+        if (first.matches(peer, h.tag)) {  // the common case, without an iterator
+            q.posted.pollFirst();
+            return first;
+        }
         for (Iterator<RecvOp> it = q.posted.iterator(); it.hasNext(); ) {
             RecvOp op = it.next();
             if (op.matches(peer, h.tag)) {
@@ -645,16 +771,24 @@ final class Engine implements FrameSink {
             OutFrame f;
             while ((f = q.peek()) != null && transportOf[p].write(f)) {
                 q.poll();
+                queuedFrames--;
                 if (f.done != null) f.done.run();
                 work++;
             }
         }
-        for (Transport t : transports) work += t.poll(this);
+        for (int i = 0; i < transportList.length; i++) work += transportList[i].poll(this);
         return work;
+    }
+
+    private boolean inputWaiting() {
+        for (Transport t : transportList) if (t.hasInput()) return true;
+        return false;
     }
 
     /** One round of progress if no other thread is making it; returns the work done. */
     int poke() {
+        // The common idle round: nothing to write, nothing arrived - no lock, no atomic.
+        if (queuedFrames == 0 && !inputWaiting()) return 0;
         if (!lock.tryLock()) return 0;
         try {
             return progress();
@@ -679,11 +813,13 @@ final class Engine implements FrameSink {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         while (!op.done) {
             int work = poke();
             if (op.done) break;
             if (work > 0) {
                 idle = 0;
+                idleSince = 0;
                 continue;
             }
             idle++;
@@ -700,23 +836,21 @@ final class Engine implements FrameSink {
                             + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
         if (op.error != null) throw op.error;
     }
 
     /**
-     * Spin first (latency), then yield, then sleep briefly so a long wait does not burn a core;
-     * when oversubscribed, yield from the start.
+     * One idle round of a wait ({@link WaitPolicy}): spin first (latency), then yield, then
+     * sleep briefly so a long wait does not burn a core; when oversubscribed, yield from the
+     * start. The phases go by time, not by rounds, since a round costs 30x more before the JIT
+     * has compiled the loop than after (by rounds, an interpreted rank spun for milliseconds
+     * while the compiler threads waited for its core). Returns when this idle run began
+     * (0 while it is short enough that the clock is not read).
      */
-    private void pause(int idle) {
-        if (idle < 2000 && !oversubscribed) {
-            Thread.onSpinWait();
-        } else if (idle < 4000) {
-            Thread.yield();
-        } else {
-            java.util.concurrent.locks.LockSupport.parkNanos(idle < 20000 ? 20_000 : 200_000);
-        }
+    private long pause(int idle, long idleSince) {
+        return WaitPolicy.pause(idle, idleSince, oversubscribed);
     }
 
     private void checkPeers(long now) {
@@ -741,6 +875,7 @@ final class Engine implements FrameSink {
     void probe(int ctx, int source, int tag, StatusData status, String what) {
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         while (!iprobe(ctx, source, tag, status)) {
             idle++;
             if ((idle & 0xff) == 0) {
@@ -749,7 +884,7 @@ final class Engine implements FrameSink {
                     throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
     }
 
@@ -757,6 +892,7 @@ final class Engine implements FrameSink {
     void flush() {
         long deadline = System.nanoTime() + Math.min(timeoutNanos, 30_000_000_000L);
         int idle = 0;
+        long idleSince = 0;
         while (true) {
             boolean empty = true;
             lock.lock();
@@ -767,7 +903,7 @@ final class Engine implements FrameSink {
                 lock.unlock();
             }
             if (empty || failure != null || System.nanoTime() - deadline > 0) return;
-            pause(++idle);
+            idleSince = pause(++idle, idleSince);
         }
     }
 
@@ -818,6 +954,7 @@ final class Engine implements FrameSink {
     Object takeMatchingBlocking(int ctx, int source, int tag, StatusData status, String what) {
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
+        long idleSince = 0;
         Object m;
         while ((m = takeMatching(ctx, source, tag, status)) == null) {
             idle++;
@@ -827,7 +964,7 @@ final class Engine implements FrameSink {
                     throw MPIException.of(Mpi.ERR_OTHER, what + ": no message within " + timeoutNanos / 1e9 + " s");
                 }
             }
-            pause(idle);
+            idleSince = pause(idle, idleSince);
         }
         return m;
     }

@@ -274,14 +274,21 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL
+                && engine.sendNow(p2pCtx, members[dest], tag, buf, Buffers.spanBytes(count, type))) {
+            return;  // small message written whole into the transport: done, nothing allocated
+        }
         engine.waitFor(startSend(buf, count, type, dest, tag, mode), "send");
     }
 
     @Override
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
-        Engine.Op op = startRecv(buf, count, type, source, tag);
-        engine.waitFor(op, "recv");
-        fillStatus(op, status);
+        if (source == Mpi.PROC_NULL) {
+            fillStatus(procNull(), status);
+            return;
+        }
+        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
+        engine.recv(p2pCtx, src, tag, buf, Buffers.spanBytes(count, type), status, rankOfWorld, "recv");
     }
 
     @Override

@@ -11,9 +11,10 @@ public interface FrameSink {
      * comes back with the frame, so frames of different transports may interleave.
      */
     final class Target {
-        public final Buf buf;
-        public final long off;
-        public final Object cookie;
+        // Not final: a receive the engine reuses keeps one target and points it anew.
+        public Buf buf;
+        public long off;
+        public Object cookie;
 
         public Target(Buf buf, long off, Object cookie) {
             this.buf = buf;
@@ -30,6 +31,7 @@ public interface FrameSink {
     /**
      * A header arrived from {@code peer}; returns where its payload should land, or null when
      * the engine wants it as a byte array in {@link #onFrame}. Called before the payload is read.
+     * {@code h} may be reused by the transport for its next frame once {@link #onFrame} returns.
      */
     Target onHeader(int peer, Header h);
 

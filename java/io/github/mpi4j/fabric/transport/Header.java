@@ -45,6 +45,24 @@ public final class Header {
         buf.putLong(at + 32, b);
     }
 
+    /** Decodes into this header (reused by transports that deliver one frame at a time); returns it. */
+    public Header readFrom(ByteBuffer buf, int at) {
+        kind = buf.getInt(at);
+        ctx = buf.getInt(at + 4);
+        src = buf.getInt(at + 8);
+        tag = buf.getInt(at + 12);
+        payloadLen = buf.getInt(at + 16);
+        flags = buf.getInt(at + 20);
+        a = buf.getLong(at + 24);
+        b = buf.getLong(at + 32);
+        return this;
+    }
+
+    /** A copy, for a sink that keeps a header a transport reuses. */
+    public Header copy() {
+        return new Header(kind, ctx, src, tag, payloadLen, flags, a, b);
+    }
+
     public static Header read(ByteBuffer buf, int at) {
         return new Header(buf.getInt(at), buf.getInt(at + 4), buf.getInt(at + 8), buf.getInt(at + 12),
                 buf.getInt(at + 16), buf.getInt(at + 20), buf.getLong(at + 24), buf.getLong(at + 32));

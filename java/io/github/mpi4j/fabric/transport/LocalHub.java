@@ -50,6 +50,11 @@ public final class LocalHub {
         }
 
         @Override
+        public boolean hasInput() {
+            return !inboxes[me].isEmpty();
+        }
+
+        @Override
         public int poll(FrameSink sink) {
             int handled = 0;
             Object[] m;

@@ -46,6 +46,11 @@ public final class ShmTransport implements Transport {
     private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
     private final byte[] headerBytes = new byte[Header.BYTES];
     private final ByteBuffer headerView = ByteBuffer.wrap(headerBytes).order(ByteOrder.nativeOrder());
+    /**
+     * The header of the frame being delivered, reused for every frame (no allocation per
+     * message): a sink that keeps a header past {@code onFrame} copies it.
+     */
+    private final Header received = new Header();
 
     /** Size of a rank's inbox file for {@code localRanks} senders. */
     public static long inboxBytes(int localRanks, int capacity) {
@@ -125,10 +130,16 @@ public final class ShmTransport implements Transport {
 
     @Override
     public boolean write(OutFrame f) {
-        int peerLocal = localIndexOf[f.peer];
+        return writeWhole(f.peer, f.header, f.payload, f.payloadOff);
+    }
+
+    /** Frames go into the ring whole or not at all, so this is every write. */
+    @Override
+    public boolean writeWhole(int peer, Header h, Buf payload, long payloadOff) {
+        int peerLocal = localIndexOf[peer];
         MappedByteBuffer ring = outboxes[peerLocal];
         int base = ringBase(localIndexOf[me]);
-        int len = f.header.payloadLen;
+        int len = h.payloadLen;
         int need = padded(Header.BYTES + len);
         long tail = tails[peerLocal];
         if (need > capacity - (tail - headsSeen[peerLocal])) {
@@ -136,9 +147,14 @@ public final class ShmTransport implements Transport {
             if (need > capacity - (tail - headsSeen[peerLocal])) return false;
         }
         int data = base + RING_HEADER;
-        f.header.write(headerView, 0);
-        put(ring, data, tail, headerBytes, Header.BYTES);
-        if (len > 0) putPayload(ring, data, tail + Header.BYTES, f.payload, f.payloadOff, len);
+        int at = (int) (tail & mask);
+        if (at + Header.BYTES <= capacity) {
+            h.write(ring, data + at);  // straight into the ring (the usual case: it does not wrap)
+        } else {
+            h.write(headerView, 0);
+            put(ring, data, tail, headerBytes, Header.BYTES);
+        }
+        if (len > 0) putPayload(ring, data, tail + Header.BYTES, payload, payloadOff, len);
         tails[peerLocal] = tail + need;
         LONGS.setRelease(ring, base + TAIL, tail + need);
         return true;
@@ -166,6 +182,16 @@ public final class ShmTransport implements Transport {
         if (first < n) BufAccess.put(ring, data, dst, dstOff + first, n - first);
     }
 
+    /** A frame is waiting in some ring of this inbox (racy read of our own head: a stale one says yes). */
+    @Override
+    public boolean hasInput() {
+        for (int i = 0; i < worldOfLocal.length; i++) {
+            if (worldOfLocal[i] == me) continue;
+            if ((long) LONGS.getAcquire(inbox, ringBase(i) + TAIL) != readHeads[i]) return true;
+        }
+        return false;
+    }
+
     @Override
     public int poll(FrameSink sink) {
         int handled = 0;
@@ -179,9 +205,14 @@ public final class ShmTransport implements Transport {
             while (head < tail) {
                 int at = (int) (head & mask);
                 int first = Math.min(Header.BYTES, capacity - at);
-                inbox.get(data + at, headerBytes, 0, first);
-                if (first < Header.BYTES) inbox.get(data, headerBytes, first, Header.BYTES - first);
-                Header h = Header.read(headerView, 0);
+                Header h;
+                if (first == Header.BYTES) {
+                    h = received.readFrom(inbox, data + at);  // straight from the ring
+                } else {
+                    inbox.get(data + at, headerBytes, 0, first);
+                    inbox.get(data, headerBytes, first, Header.BYTES - first);
+                    h = received.readFrom(headerView, 0);
+                }
                 int len = h.payloadLen;
                 if (len < 0 || len > maxPayload()) {
                     sink.onPeerLost(peer, "sent a malformed frame over shared memory (payload " + len + " bytes)");

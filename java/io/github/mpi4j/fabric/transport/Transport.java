@@ -1,5 +1,7 @@
 package io.github.mpi4j.fabric.transport;
 
+import io.github.mpi4j.spi.Buf;
+
 /**
  * Moves frames between ranks: in-process queues, shared-memory rings, or TCP. Frames to one
  * peer arrive in the order written. The engine calls every method under its own lock, so
@@ -18,6 +20,25 @@ public interface Transport {
      * is written (the caller may then reuse the payload memory).
      */
     boolean write(OutFrame f);
+
+    /**
+     * The allocation-free path of small messages: writes the frame ({@code h} and
+     * {@code h.payloadLen} bytes of {@code payload} from byte {@code payloadOff}) whole, or
+     * nothing; returns whether it did. The transport keeps no reference to {@code h} or
+     * {@code payload}. Transports that write frames in steps (TCP) or keep them (in-process
+     * queues) say false, and the caller takes the queued path.
+     */
+    default boolean writeWhole(int peer, Header h, Buf payload, long payloadOff) {
+        return false;
+    }
+
+    /**
+     * Whether a frame may have arrived (a cheap hint read without the engine's lock; true when
+     * the transport cannot tell without polling). False lets an idle wait skip the lock.
+     */
+    default boolean hasInput() {
+        return true;
+    }
 
     /** Reads arriving frames and hands them to {@code sink}; returns how many it handled. */
     int poll(FrameSink sink);

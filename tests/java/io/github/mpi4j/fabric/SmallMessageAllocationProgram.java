@@ -1,0 +1,82 @@
+package io.github.mpi4j.fabric;
+
+import java.lang.management.ManagementFactory;
+import java.nio.IntBuffer;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+
+/**
+ * A ping-pong of small messages between ranks 0 and 1 that counts the heap bytes rank 0's thread
+ * allocates per blocking send and per blocking receive once warm, and checks every message's
+ * contents (the iteration number and the sender's rank). Prints, on rank 0,
+ * {@code ALLOC <kind> send=<bytes per call> recv=<bytes per call>}, or {@code WRONG ...}.
+ */
+public final class SmallMessageAllocationProgram {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    private SmallMessageAllocationProgram() {
+    }
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        Intracomm comm = MPI.COMM_WORLD;
+        for (String kind : new String[] {"array", "direct"}) {
+            run(comm, kind, 20_000);  // warm-up
+            run(comm, kind, 20_000);
+        }
+        MPI.Finalize();
+    }
+
+    private static void run(Intracomm comm, String kind, int n) {
+        int rank = comm.getRank();
+        boolean direct = kind.equals("direct");
+        int[] array = new int[2];
+        IntBuffer buffer = MPI.newIntBuffer(2);
+        Object buf = direct ? buffer : array;
+        long sendBytes = 0, recvBytes = 0;
+        for (int i = 0; i < n; i++) {
+            if (rank == 0) {
+                put(direct, array, buffer, i, 0);
+                long a = THREADS.getCurrentThreadAllocatedBytes();
+                comm.send(buf, 2, MPI.INT, 1, 5);
+                long b = THREADS.getCurrentThreadAllocatedBytes();
+                comm.recv(buf, 2, MPI.INT, 1, 6);
+                long c = THREADS.getCurrentThreadAllocatedBytes();
+                sendBytes += b - a;
+                recvBytes += c - b;
+                check(direct, array, buffer, i, 1);
+            } else if (rank == 1) {
+                comm.recv(buf, 2, MPI.INT, 0, 5);
+                check(direct, array, buffer, i, 0);
+                put(direct, array, buffer, i, 1);
+                comm.send(buf, 2, MPI.INT, 0, 6);
+            }
+        }
+        if (rank == 0) {
+            System.out.println(String.format(Locale.ROOT, "ALLOC %s send=%.2f recv=%.2f", kind,
+                    sendBytes / (double) n, recvBytes / (double) n));
+        }
+    }
+
+    private static void put(boolean direct, int[] array, IntBuffer buffer, int i, int rank) {
+        if (direct) {
+            buffer.put(0, i);
+            buffer.put(1, rank);
+        } else {
+            array[0] = i;
+            array[1] = rank;
+        }
+    }
+
+    private static void check(boolean direct, int[] array, IntBuffer buffer, int i, int from) {
+        int got0 = direct ? buffer.get(0) : array[0];
+        int got1 = direct ? buffer.get(1) : array[1];
+        if (got0 != i || got1 != from) {
+            System.out.println("WRONG message " + i + " from " + from + ": got " + got0 + ", " + got1);
+            System.out.flush();
+            MPI.COMM_WORLD.abort(3);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.github.mpi4j.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.mpi4j.testing.Jobs;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 12, item 1: a small blocking send over shared memory allocates nothing, and a blocking
+ * receive allocates only the {@code Status} the API returns (48 bytes; the JIT drops it where
+ * the caller ignores it and the call inlines), for arrays and direct buffers alike. Two fabric
+ * processes on this node, checked message by message.
+ */
+class SmallMessageAllocationTest {
+    /** Bytes of one mpi.Status on a 64-bit HotSpot with compressed class pointers, rounded up. */
+    private static final double STATUS_BYTES = 56;
+
+    @Test
+    void smallSendsAndReceivesDoNotAllocate() throws Exception {
+        List<String> cmd = Jobs.mpi4jrun(2, List.of(), List.of("-cp", Jobs.classpath(),
+                SmallMessageAllocationProgram.class.getName()));
+        Jobs.Result r = Jobs.run(cmd, null, 120);
+        assertEquals(0, r.exitCode, r.toString());
+        Pattern line = Pattern.compile("ALLOC (\\w+) send=([\\d.]+) recv=([\\d.]+)");
+        int found = 0;
+        for (String kind : new String[] {"array", "direct"}) {
+            // The second (warm) round of each kind is the one that counts: the last match.
+            Matcher m = line.matcher(r.output);
+            String send = null, recv = null;
+            while (m.find()) {
+                if (m.group(1).equals(kind)) {
+                    send = m.group(2);
+                    recv = m.group(3);
+                }
+            }
+            assertTrue(send != null, "no ALLOC line for " + kind + ": " + r);
+            found++;
+            assertTrue(Double.parseDouble(send) < 1.0, kind + ": a send allocated " + send + " bytes per call: " + r);
+            assertTrue(Double.parseDouble(recv) <= STATUS_BYTES, kind + ": a receive allocated " + recv
+                    + " bytes per call, more than its Status: " + r);
+        }
+        assertEquals(2, found);
+    }
+}
