@@ -99,15 +99,10 @@ final class Engine implements FrameSink {
         private Target eager;
 
         RecvOp(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
-            this.ctx = ctx;
-            this.wantSource = wantSource;
-            this.wantTag = wantTag;
-            this.buf = buf;
-            this.off = off;
-            this.capacity = capacity;
+            reset(ctx, wantSource, wantTag, buf, off, capacity);
         }
 
-        /** Makes a completed receive new again, for the next blocking receive. */
+        /** Makes a receive new (again, for a reused one: the next blocking receive). */
         void reset(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
             this.ctx = ctx;
             this.wantSource = wantSource;
@@ -827,18 +822,21 @@ final class Engine implements FrameSink {
                 if (!op.done) return;
                 break;
             }
-            if ((idle & 0xff) == 0) {
-                long now = System.nanoTime();
-                checkPeers(now);
-                checkFailure();
-                if (now - deadline > 0) {
-                    throw MPIException.of(Mpi.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
-                            + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
-                }
-            }
+            if ((idle & 0xff) == 0) checkWait(deadline, what);
             idleSince = pause(idle, idleSince);
         }
         if (op.error != null) throw op.error;
+    }
+
+    /** Every few idle rounds of a wait: a lost peer, a failure notice or the deadline ends it. */
+    private void checkWait(long deadline, String what) {
+        long now = System.nanoTime();
+        checkPeers(now);
+        checkFailure();
+        if (now - deadline > 0) {
+            throw MPIException.of(Mpi.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
+                    + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
+        }
     }
 
     /**
@@ -1050,15 +1048,7 @@ final class Engine implements FrameSink {
                     continue;
                 }
                 if (op.done) break;
-                if ((++idle & 0xff) == 0) {
-                    long now = System.nanoTime();
-                    checkPeers(now);
-                    checkFailure();
-                    if (now - deadline > 0) {
-                        throw MPIException.of(Mpi.ERR_OTHER, what + ": no completion within " + timeoutNanos / 1e9
-                                + " s (the fabric's deadline; set MPI4J_TIMEOUT to change it)");
-                    }
-                }
+                if ((++idle & 0xff) == 0) checkWait(deadline, what);
                 backoff.pause();
             }
         }
