@@ -12,7 +12,7 @@ import mpi.Request;
  * <pre>
  *   Overlap array|direct [sizes=1048576,16777216] [iters=20]
  * </pre>
- * For each size (bytes of doubles, SUM), after a warm-up of {@code iters} calls:
+ * For each size (bytes of doubles, SUM), after a warm-up of {@code iters} calls and at least 3 s:
  * <ol>
  *   <li>pure: average time of {@code iAllReduce} + {@code waitFor} alone;</li>
  *   <li>compute: a busy loop (floating-point work, no MPI calls) sized to the pure time, timed
@@ -71,6 +71,9 @@ public final class Overlap {
     }
 
     /** {pure, compute, overall} in µs, each the mean over ranks. */
+    /** Shortest warm-up per size (time), on top of the iters calls. */
+    private static final long WARM_UP_NANOS = 3_000_000_000L;
+
     private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters) {
         int count = bytes / 8, rank = comm.getRank(), size = comm.getSize();
         Object send, recv;
@@ -85,10 +88,17 @@ public final class Overlap {
             send = s;
             recv = new double[count];
         }
-        // Warm-up: JIT, buffers, schedules (OSU skips its first iterations the same way).
-        for (int i = 0; i < iters; i++) {
+        // Warm-up: JIT, buffers, schedules (OSU skips its first iterations the same way), at
+        // least iters calls and WARM_UP_NANOS (a fresh JVM needs hundreds of calls of a large
+        // collective before the reductions and the progress loop are compiled); every rank
+        // agrees on stopping (rank 0 decides), or the calls would not match.
+        long until = System.nanoTime() + WARM_UP_NANOS;
+        int[] more = {1};
+        for (int i = 0; more[0] == 1; i++) {
             comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
             compute(1000);
+            more[0] = i + 1 < iters || System.nanoTime() < until ? 1 : 0;
+            comm.bcast(more, 1, MPI.INT, 0);
         }
         comm.barrier();
         long t0 = System.nanoTime();
