@@ -45,6 +45,7 @@ public final class Report {
                 + (latencyDiff ? "diff = Java - C" : "ratio = Java / C"), latencyDiff);
         allocations(md);
         table(md, targets, "bw", "2", "c", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
+        messageRate(md);
         table(md, targets, "bw", "2", "raw", "bandwidth vs raw loopback TCP, MB/s; ratio = Java / raw TCP", false);
         for (String np : new String[] {"2", "4"}) {
             table(md, targets, "allreduce", np, "c", "allreduce of doubles, µs per call (lower is better); ratio = Java / C", false);
@@ -82,6 +83,33 @@ public final class Report {
             List<Double> d = VALUES.get("2 latency_alloc direct " + size);
             md.append("| ").append(size).append(" | ").append(a == null ? "" : fmt("%.1f", median(a))).append(" | ")
                     .append(d == null ? "" : fmt("%.1f", median(d))).append(" |\n");
+        }
+    }
+
+    /**
+     * Small-message rate (issue 12, item 1: osu_mbw_mr-style, window of 64, one pair): the bw
+     * test runs exactly that loop (64 non-blocking sends, wait, acknowledgement), so the rate is
+     * its MB/s over the message size, in millions of messages per second; ratio = Java / C.
+     */
+    private static void messageRate(StringBuilder md) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (String key : VALUES.keySet()) {
+            String[] k = key.split(" ");
+            if (k[0].equals("2") && k[1].equals("bw") && k[2].equals("c") && Long.parseLong(k[3]) <= 4096) {
+                sizes.add(Long.parseLong(k[3]));
+            }
+        }
+        if (sizes.isEmpty()) return;
+        md.append("\n### message rate, np 2: window of 64 (the bw loop), millions of messages/s (higher is better); ")
+                .append("ratio = Java / C, target ≥ 1.0\n\n");
+        md.append("| bytes | C | Java array | Java direct | array ratio | direct ratio |\n|---:|---:|---:|---:|---:|---:|\n");
+        for (long size : sizes) {
+            double c = median(VALUES.get("2 bw c " + size)) / size;
+            List<Double> a = VALUES.get("2 bw array " + size);
+            List<Double> d = VALUES.get("2 bw direct " + size);
+            double ar = a == null ? Double.NaN : median(a) / size, dr = d == null ? Double.NaN : median(d) / size;
+            md.append(fmt("| %d | %.2f | %.2f | %.2f | %.2f %s | %.2f %s |\n", size, c, ar, dr, ar / c,
+                    ar / c >= 1.0 ? "✓" : "✗", dr / c, dr / c >= 1.0 ? "✓" : "✗"));
         }
     }
 
