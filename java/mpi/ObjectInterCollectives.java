@@ -119,17 +119,6 @@ final class ObjectInterCollectives {
         return idx;
     }
 
-    private static int[] uniform(int count, int n) {
-        int[] a = new int[n];
-        java.util.Arrays.fill(a, count);
-        return a;
-    }
-
-    private static int[] strided(int count, int n) {
-        int[] a = new int[n];
-        for (int r = 0; r < n; r++) a[r] = r * count;
-        return a;
-    }
 
     // ---- bcast ---------------------------------------------------------------------------------
 
@@ -142,9 +131,7 @@ final class ObjectInterCollectives {
         try {
             if (root == MPI.ROOT || root >= 0) idx = ObjectParts.select(call, "buf", "datatype", buf, off, count, type);
             if (root == MPI.ROOT) {
-                MPIException[] f = new MPIException[1];
-                mine = ObjectParts.trySerialize(call, ObjectParts.take(buf, idx), f);
-                if (f[0] != null) throw f[0];
+                mine = serialized(call, ObjectParts.take(buf, idx));
                 len[0] = mine.length;
             }
         } catch (MPIException e) {
@@ -182,8 +169,8 @@ final class ObjectInterCollectives {
                 noInPlace(call, "sendbuf", sendbuf);
                 boolean v = recvcounts != null || displs != null;
                 if (!v) Comm.checkCount(call, "recvcount", recvcount);
-                idx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : uniform(recvcount, n),
-                        v ? displs : strided(recvcount, n), recvtype, n);
+                idx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : ObjectTypeCollectives.uniform(recvcount, n),
+                        v ? displs : ObjectTypeCollectives.strided(recvcount, n), recvtype, n);
             } catch (MPIException e) {
                 bad = e;
             }
@@ -211,9 +198,7 @@ final class ObjectInterCollectives {
                 try {
                     noInPlace(call, "sendbuf", sendbuf);
                     int[] idx = ObjectParts.select(call, "sendbuf", "sendtype", sendbuf, soff, sendcount, sendtype);
-                    MPIException[] f = new MPIException[1];
-                    mine = ObjectParts.trySerialize(call, ObjectParts.take(sendbuf, idx), f);
-                    if (f[0] != null) throw f[0];
+                    mine = serialized(call, ObjectParts.take(sendbuf, idx));
                     len[0] = mine.length;
                 } catch (MPIException e) {
                     bad = e;
@@ -251,7 +236,7 @@ final class ObjectInterCollectives {
                 boolean v = sendcounts != null || displs != null;
                 if (!v) Comm.checkCount(call, "sendcount", sendcount);
                 int[][] idx = selectEach(call, "sendbuf", "sendtype", sendbuf, soff,
-                        v ? sendcounts : uniform(sendcount, n), v ? displs : strided(sendcount, n), sendtype, n);
+                        v ? sendcounts : ObjectTypeCollectives.uniform(sendcount, n), v ? displs : ObjectTypeCollectives.strided(sendcount, n), sendtype, n);
                 MPIException[] f = new MPIException[1];
                 for (int r = 0; r < n; r++) {
                     parts[r] = ObjectParts.trySerialize(call, ObjectParts.take(sendbuf, idx[r]), f);
@@ -348,8 +333,8 @@ final class ObjectInterCollectives {
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             boolean v = recvcounts != null || displs != null;
             if (!v) Comm.checkCount(call, "recvcount", recvcount);
-            idx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : uniform(recvcount, n),
-                    v ? displs : strided(recvcount, n), recvtype, n);
+            idx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : ObjectTypeCollectives.uniform(recvcount, n),
+                    v ? displs : ObjectTypeCollectives.strided(recvcount, n), recvtype, n);
             int[] s = ObjectParts.select(call, "sendbuf", "sendtype", sendbuf, soff, sendcount, sendtype);
             mine = part(call, ObjectParts.take(sendbuf, s), bad);
         } catch (MPIException e) {
@@ -379,9 +364,9 @@ final class ObjectInterCollectives {
                 Comm.checkCount(call, "recvcount", recvcount);
             }
             int[][] sidx = selectEach(call, "sendbuf", "sendtype", sendbuf, soff,
-                    v ? sendcounts : uniform(sendcount, n), v ? sdispls : strided(sendcount, n), sendtype, n);
-            ridx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : uniform(recvcount, n),
-                    v ? rdispls : strided(recvcount, n), recvtype, n);
+                    v ? sendcounts : ObjectTypeCollectives.uniform(sendcount, n), v ? sdispls : ObjectTypeCollectives.strided(sendcount, n), sendtype, n);
+            ridx = selectEach(call, "recvbuf", "recvtype", recvbuf, roff, v ? recvcounts : ObjectTypeCollectives.uniform(recvcount, n),
+                    v ? rdispls : ObjectTypeCollectives.strided(recvcount, n), recvtype, n);
             for (int r = 0; r < n && bad[0] == null; r++) {
                 parts[r] = part(call, ObjectParts.take(sendbuf, sidx[r]), bad);
                 lens[r] = parts[r].length;
@@ -554,5 +539,13 @@ final class ObjectInterCollectives {
         Object[] block = java.util.Arrays.copyOfRange(acc, before * per, before * per + idx.length);
         ObjectParts.land(call, block, recvbuf, idx, "the reduction");
         return done(comm, nb);
+    }
+
+    /** This rank's objects serialized, or the MPIException that says why they cannot be. */
+    private static byte[] serialized(String call, Object[] objects) {
+        MPIException[] f = new MPIException[1];
+        byte[] b = ObjectParts.trySerialize(call, objects, f);
+        if (f[0] != null) throw f[0];
+        return b;
     }
 }

@@ -91,13 +91,13 @@ final class ObjectTypeCollectives {
         for (int i = 0; i < idx.length; i++) a[idx[i]] = flat[i];
     }
 
-    private static int[] uniform(int count, int n) {
+    static int[] uniform(int count, int n) {
         int[] a = new int[n];
         java.util.Arrays.fill(a, count);
         return a;
     }
 
-    private static int[] strided(int count, int n) {
+    static int[] strided(int count, int n) {
         int[] a = new int[n];
         for (int r = 0; r < n; r++) a[r] = r * count;
         return a;
