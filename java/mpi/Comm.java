@@ -2007,6 +2007,16 @@ if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls,
         return getErrhandler();
     }
 
+    /** mpiJava 1.2 spelling of {@link #setErrhandler(Errhandler)}. */
+    public final void Errorhandler_set(Errhandler errhandler) {
+        setErrhandler(errhandler);
+    }
+
+    /** MPJ Express spelling of {@link #deleteAttr(int)}. */
+    public final void Attr_delete(int keyval) {
+        deleteAttr(keyval);
+    }
+
     /** Topology type: {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int Topo_test() {
         return getTopology();

@@ -685,6 +685,12 @@ public final class Datatype implements Freeable, Cloneable {
         commit();
     }
 
+    /** MPJ Express: bytes of one element of the type's base type (4 for {@code MPI.INT} and types built on it). */
+    public int getByteSize() {
+        TypeDesc d = live("getByteSize");
+        return Math.max(1, d.arrayKind.bytes);
+    }
+
     public void Free() {
         free();
     }

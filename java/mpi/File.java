@@ -194,9 +194,13 @@ public final class File {
         noDataBefore(call, "etype", etype, e);
         noDataBefore(call, "filetype", filetype, t);
         if (datarep == null) throw MPIException.of(MPI.ERR_ARG, call + ": datarep is null");
-        if (!datarep.equals("native") && !datarep.equals("internal")) {
+        if (!datarep.equals("native") && !datarep.equals("internal") && !datarep.equals(External32.NAME)) {
             throw MPIException.of(MPI.ERR_UNSUPPORTED_DATAREP, call + ": datarep \"" + datarep
-                    + "\" is not supported (\"native\" and \"internal\" are)");
+                    + "\" is not supported (\"native\", \"internal\" and \"external32\" are)");
+        }
+        if (datarep.equals(External32.NAME)) {
+            External32.check(call, "etype", e);
+            External32.check(call, "filetype", t);
         }
         if (disp == MPI.DISPLACEMENT_CURRENT) {
             if ((amode & MPI.MODE_SEQUENTIAL) == 0) {
@@ -207,7 +211,8 @@ public final class File {
         } else if (disp < 0) {
             throw MPIException.of(MPI.ERR_ARG, call + ": disp must be >= 0, got " + disp);
         }
-        f.setView(disp, e, t, datarep);
+        // external32 is converted in the API (External32): the backend sees native data.
+        f.setView(disp, e, t, datarep.equals(External32.NAME) ? "native" : datarep);
         view = new FileView(disp, etype, filetype, datarep);
         viewMap = new ViewMap(disp, t);
         etypeSize = Math.max(1, e.size);
@@ -529,6 +534,10 @@ public final class File {
             }
             if (offset < 0) throw MPIException.of(MPI.ERR_ARG, call + ": offset must be >= 0, got " + offset);
             b = Buffers.resolve(call, "buf", buf, 0, count, t, !write);
+            if (external32(t)) {
+                External32.check(call, "datatype", t);
+                External32.checkMemory(call, b);
+            }
         } catch (MPIException e) {
             if (kind.collective) f.failCollective(call, e);
             throw e;
@@ -540,6 +549,12 @@ public final class File {
             // The pointer moves by what was asked for, whatever the access returns.
             position = at + etypes;
         }
+        // Through an external32 view the backend works on a converted copy (External32).
+        Buf user = null;
+        if (external32(t) && count > 0) {
+            user = b;
+            b = write ? External32.forWrite(call, b, count, t) : External32.region(call, count, t);
+        }
         if (mode == Mode.NON_BLOCKING && !write && (kind == Kind.AT || kind == Kind.INDIVIDUAL) && count > 0) {
             // A read that meets the end of the file is done at the call (Open MPI 4.1's
             // MPI_File_iread_at of such a range was seen never to complete); one wholly before
@@ -548,6 +563,7 @@ public final class File {
             if (viewMap.readable(at * etypeSize, bytes, f.size()) < bytes) {
                 StatusData now = new StatusData();
                 f.readAt(at, b, count, t, now);
+                if (user != null) External32.afterRead(b, user, count, t, now.bytes);
                 return new io.github.mpi4j.spi.CompletedRequest(now);
             }
         }
@@ -555,7 +571,8 @@ public final class File {
             int where = kind == Kind.AT || kind == Kind.INDIVIDUAL ? BackendFile.AT
                     : kind == Kind.AT_ALL || kind == Kind.INDIVIDUAL_ALL ? BackendFile.AT_ALL
                     : kind == Kind.SHARED ? BackendFile.SHARED : BackendFile.ORDERED;
-            return f.start(where, write, mode == Mode.SPLIT, at, b, count, t);
+            BackendRequest r = f.start(where, write, mode == Mode.SPLIT, at, b, count, t);
+            return user == null ? r : new External32.Converting(r, b, write ? null : user, count, t);
         }
         switch (kind) {
             case AT:
@@ -573,6 +590,7 @@ public final class File {
                 if (write) f.writeOrdered(b, count, t, d); else f.readOrdered(b, count, t, d);
                 break;
         }
+        if (user != null && !write) External32.afterRead(b, user, count, t, received(kind, at, count, t, d.bytes, f));
         return null;
     }
 
@@ -597,6 +615,22 @@ public final class File {
     }
 
     // ---- checks --------------------------------------------------------------------------------
+
+    /**
+     * Bytes a read at a known position got: the status's, but no more than the view holds before
+     * the end of the file (ROMIO in MPICH 4.0 reports the whole count for a short read into a
+     * non-contiguous memory type; converting that much would overwrite the user's elements past
+     * the end with zeros).
+     */
+    private long received(Kind kind, long at, int count, TypeDesc t, long statusBytes, BackendFile f) {
+        if (kind == Kind.SHARED || kind == Kind.ORDERED) return statusBytes;
+        return Math.min(statusBytes, viewMap.readable(at * etypeSize, count * t.size, f.size()));
+    }
+
+    /** Whether an access of {@code t} goes through an external32 view that changes its bytes. */
+    private boolean external32(TypeDesc t) {
+        return view.getDataRep().equals(External32.NAME) && External32.changes(t);
+    }
 
     private BackendFile impl(String name) {
         session.check();

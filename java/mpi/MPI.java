@@ -49,6 +49,12 @@ public final class MPI {
     public static final int UNDEFINED = Mpi.UNDEFINED;
     public static final int KEYVAL_INVALID = -1;
     public static final int BSEND_OVERHEAD = Mpi.BSEND_OVERHEAD;
+    /** MPJ Express: bytes a send adds to its data (the buffered-send overhead, as MPJ Express). */
+    public static final int SEND_OVERHEAD = BSEND_OVERHEAD;
+    /** MPJ Express: bytes a receive needs beyond the data; none here. */
+    public static final int RECV_OVERHEAD = 0;
+    /** MPJ Express: processors available to this JVM (threaded test programs size their work by it). */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
     public static final int MAX_PROCESSOR_NAME = 256;
     public static final int MAX_ERROR_STRING = 256;
     public static final int MAX_OBJECT_NAME = 64;
@@ -480,6 +486,23 @@ public final class MPI {
 
     public static boolean Is_thread_main() {
         return isThreadMain();
+    }
+
+    /** MPJ Express spelling of {@link #isThreadMain()}. */
+    public static boolean isMainThread() {
+        return isThreadMain();
+    }
+
+    /** MPJ Express: sets the error handler of {@code COMM_WORLD} (MPJ Express itself ignores it). */
+    public static void Errorhandler_set(Errhandler errhandler) {
+        SESSION.check();
+        COMM_WORLD.setErrhandler(errhandler);
+    }
+
+    /** MPJ Express: the error handler of {@code COMM_WORLD}. */
+    public static Errhandler Errorhandler_get() {
+        SESSION.check();
+        return COMM_WORLD.getErrhandler();
     }
 
     public static double Wtime() {
