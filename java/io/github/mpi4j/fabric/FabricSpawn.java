@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric;
 
 import io.github.mpi4j.fabric.bootstrap.JobInfo;
+import io.github.mpi4j.fabric.bootstrap.RemoteStart;
 import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
 import io.github.mpi4j.fabric.bootstrap.Secrets;
 import io.github.mpi4j.spi.BackendComm;
@@ -26,10 +27,11 @@ import mpi.MPIException;
  * Spawning processes on the fabric (MPI_Comm_spawn, MPI_Comm_spawn_multiple,
  * MPI_Comm_get_parent).
  *
- * <p><b>Who starts the children.</b> The spawning root itself, with {@link ProcessBuilder}, on
- * its own machine: it works the same whether the parents were started by mpi4jrun or are a
+ * <p><b>Who starts the children.</b> The spawning root itself, with {@link ProcessBuilder} on its
+ * own machine, or through the job's remote agent ({@link RemoteStart}, MPI4J_AGENT) on the host
+ * an info 'host' names: it works the same whether the parents were started by mpi4jrun or are a
  * singleton started with plain {@code java}, needs no channel to the launcher, and keeps the
- * children where the root can watch, kill and reap them. A job started by {@code srun} or by
+ * children (or their agents) where the root can watch, kill and reap them. A job started by {@code srun} or by
  * torchrun-style variables refuses: there the resource manager or agent owns the processes, and
  * processes started behind its back would escape its accounting and clean-up.
  *
@@ -357,14 +359,8 @@ final class FabricSpawn {
         JobInfo job = b.job();
         String refusal = noLauncherRole(job);
         if (refusal != null) throw MPIException.of(Mpi.ERR_SPAWN, "spawn: cannot start processes: " + refusal);
-        for (Spawning.Command c : commands) {
-            String host = c.info.get("host");
-            if (host != null && !isLocalHost(host)) {
-                throw MPIException.of(Mpi.ERR_SPAWN, "spawn: info 'host' = '" + host + "': the fabric starts spawned "
-                        + "processes on the spawning root's machine only (" + FabricConnector.hostName() + ")");
-            }
-        }
         boolean allHere = true;
+        for (Spawning.Command c : commands) allHere &= remoteHost(c) == null;
         for (int w : comm.worldRanks()) allHere &= b.nodeOfWorld(w) == b.nodeOfWorld(job.rank);
         String bind = allHere ? "127.0.0.1" : "0.0.0.0";
         String advertise = allHere ? "127.0.0.1" : setting("MPI4J_ADDR", FabricConnector.hostAddress());
@@ -387,8 +383,14 @@ final class FabricSpawn {
             }
             Map<String, String> base = childEnvironment();
             String node = setting("MPI4J_NODE", FabricConnector.hostName());
+            // Children are numbered per host for their local rank and size (shared memory among them).
+            Map<String, Integer> perHost = new java.util.HashMap<>();
+            for (Spawning.Command c : commands) perHost.merge(String.valueOf(remoteHost(c)), c.count, Integer::sum);
+            Map<String, Integer> seen = new java.util.HashMap<>();
+            String agent = setting("MPI4J_AGENT", RemoteStart.DEFAULT_AGENT);
             int rank = 0;
             for (Spawning.Command c : commands) {
+                String remote = remoteHost(c);
                 for (int k = 0; k < c.count; k++, rank++) {
                     List<String> cmd = new ArrayList<>();
                     cmd.add(c.program);
@@ -401,12 +403,12 @@ final class FabricSpawn {
                     env.putAll(base);
                     env.put("MPI4J_RANK", Integer.toString(rank));
                     env.put("MPI4J_SIZE", Integer.toString(total));
-                    env.put("MPI4J_LOCAL_RANK", Integer.toString(rank));
-                    env.put("MPI4J_LOCAL_SIZE", Integer.toString(total));
+                    env.put("MPI4J_LOCAL_RANK", Integer.toString(seen.merge(String.valueOf(remote), 1, Integer::sum) - 1));
+                    env.put("MPI4J_LOCAL_SIZE", Integer.toString(perHost.get(String.valueOf(remote))));
                     env.put("MPI4J_JOB_ID", worldJob);
                     env.put("MPI4J_RENDEZVOUS", advertise + ":" + kids.worldStore.port());
                     env.put("MPI4J_SECRET", Secrets.hex(kids.secret));
-                    env.put("MPI4J_NODE", node);
+                    env.put("MPI4J_NODE", remote != null ? remote : node);
                     env.put("MPI4J_PARENT", kids.linkAddress);
                     env.put("MPI4J_PARENT_SIZE", Integer.toString(parents));
                     env.put("MPI4J_PARENT_JOB", kids.linkJob);
@@ -418,7 +420,7 @@ final class FabricSpawn {
                             ? " ... " + c.args[c.args.length - 1] : "");
                     kids.names.add(name);
                     try {
-                        kids.procs.add(pb.start());
+                        kids.procs.add(remote == null ? pb.start() : startRemote(agent, remote, pb, kids.secret));
                     } catch (IOException e) {
                         throw MPIException.of(Mpi.ERR_SPAWN, "spawn: cannot start '" + c.program + "': " + e.getMessage());
                     }
@@ -433,6 +435,32 @@ final class FabricSpawn {
         }
         kids.watch(System.nanoTime() + (long) (seconds * 1e9), seconds);
         return kids;
+    }
+
+    /** The host a command's info 'host' names when it is not this machine; null for this machine. */
+    private static String remoteHost(Spawning.Command c) {
+        String host = c.info.get("host");
+        return host == null || host.isBlank() || isLocalHost(host) ? null : host.trim();
+    }
+
+    /**
+     * A child on another host, through the remote agent as mpi4jrun starts ranks there
+     * ({@link RemoteStart}): the job's own variables and the mpi4j settings (MPI4J_*, CLASSPATH)
+     * travel, not the rest of this process's environment; the secret goes on the agent's
+     * standard input. It advertises the host's name or address as given.
+     */
+    private static Process startRemote(String agent, String host, ProcessBuilder local, byte[] secret)
+            throws IOException {
+        Map<String, String> env = new java.util.TreeMap<>();
+        for (Map.Entry<String, String> e : local.environment().entrySet()) {
+            String k = e.getKey();
+            if ((k.startsWith("MPI4J_") || k.equals("CLASSPATH")) && !k.equals("MPI4J_SECRET") && !k.equals("MPI4J_BIND")) {
+                env.put(k, e.getValue());
+            }
+        }
+        env.put("MPI4J_ADDR", host);
+        String dir = local.directory() != null ? local.directory().getPath() : System.getProperty("user.dir");
+        return RemoteStart.start(agent, host, dir, env, local.command(), secret, ProcessBuilder.Redirect.INHERIT);
     }
 
     /** This process's environment without the variables that describe its own job. */

@@ -1,12 +1,12 @@
 package io.github.mpi4j.launch;
 
+import io.github.mpi4j.fabric.bootstrap.RemoteStart;
 import io.github.mpi4j.fabric.bootstrap.RendezvousServer;
 import io.github.mpi4j.fabric.bootstrap.Secrets;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +72,8 @@ final class FabricJob {
                 env.put("MPI4J_JOB_ID", jobId);
                 env.put("MPI4J_RENDEZVOUS", rendezvous);
                 env.put("MPI4J_NODE", host);
+                // How this job reaches other hosts: a rank that spawns processes there uses it too.
+                env.put("MPI4J_AGENT", o.agent);
                 boolean local = Hosts.isLocal(host);
                 env.put("MPI4J_ADDR", local ? myAddress : host);
                 // A job on this host alone: ranks accept each other on loopback only.
@@ -118,25 +120,7 @@ final class FabricJob {
      * secret travels on the agent's standard input, never on a command line.
      */
     private Process startRemote(String host, Map<String, String> env) throws IOException {
-        StringBuilder script = new StringBuilder("read -r MPI4J_SECRET && export MPI4J_SECRET && cd ")
-                .append(quote(System.getProperty("user.dir"))).append(" && exec env");
-        for (Map.Entry<String, String> e : env.entrySet()) {
-            script.append(' ').append(quote(e.getKey() + "=" + e.getValue()));
-        }
-        for (String a : java) script.append(' ').append(quote(a));
-        List<String> cmd = new ArrayList<>();
-        for (String part : o.agent.replace("{host}", host).trim().split("\\s+")) cmd.add(part);
-        cmd.add("sh");
-        cmd.add("-c");
-        cmd.add(script.toString());
-        Process p = new ProcessBuilder(cmd).start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.write((Secrets.hex(secret) + "\n").getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException agentGone) {
-            // The agent exited before reading the secret (unknown host, refused login): not a
-            // launcher failure. The start-up wait sees the exit and names the host and its output.
-        }
-        return p;
+        return RemoteStart.start(o.agent, host, System.getProperty("user.dir"), env, java, secret, null);
     }
 
     private static boolean isLoopback(String address) {
@@ -148,7 +132,7 @@ final class FabricJob {
     }
 
     static String quote(String s) {
-        return "'" + s.replace("'", "'\\''") + "'";
+        return RemoteStart.quote(s);
     }
 
     private void pump(int rank, InputStream in, PrintStream out) {

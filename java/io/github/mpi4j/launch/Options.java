@@ -23,7 +23,7 @@ public final class Options {
     public int np = -1;
     public final List<Hosts.Host> hosts = new ArrayList<>();
     /** ssh without prompts and with a bounded connect: an unreachable host fails in seconds, with ssh's reason. */
-    public static final String DEFAULT_AGENT = "ssh -o BatchMode=yes -o ConnectTimeout=10 {host}";
+    public static final String DEFAULT_AGENT = io.github.mpi4j.fabric.bootstrap.RemoteStart.DEFAULT_AGENT;
     public String agent = System.getenv().getOrDefault("MPI4J_AGENT", DEFAULT_AGENT);
     public double timeoutSeconds = 0;
     /** Seconds every rank has to reach the rendezvous store (call MPI.Init) before the job is ended. */

@@ -165,6 +165,24 @@ class MultiHostTest {
     }
 
     /**
+     * Spawning onto other hosts (info 'host'): the root starts each child through the job's
+     * remote agent (the launcher hands it to the ranks), the children join the root's stores on
+     * the hosts' network and run where they were asked to ({@link SpawnHostsProgram} checks the
+     * address and the results).
+     */
+    @Test
+    void spawnOnOtherHosts() throws Exception {
+        String hosts = addresses.get(0) + ":1";
+        Jobs.Result r = job(1, hosts, List.of(SpawnHostsProgram.class.getName(), addresses.get(1), addresses.get(2)));
+        assertFalse(r.timedOut, r.toString());
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.output.contains("SPAWN HOSTS OK 2"), r.toString());
+        assertTrue(r.output.contains("SPAWNED CHILD 0 on " + addresses.get(1)), r.toString());
+        assertTrue(r.output.contains("SPAWNED CHILD 1 on " + addresses.get(2)), r.toString());
+        nothingLeft(r, null);
+    }
+
+    /**
      * kill -9 of the launcher also ends the ranks on other hosts: each notices that its
      * connection to the launcher ended and exits within seconds, in every namespace.
      */
