@@ -254,6 +254,22 @@ public final class BufAccess {
     }
 
     /**
+     * Copies the first {@code len} bytes of {@code src} to {@code dst} at byte {@code dstOff}:
+     * straight into a byte array or a direct ByteBuffer (no descriptor made for {@code src}), else
+     * as {@link #copy}.
+     */
+    public static void copyFromBytes(byte[] src, Buf dst, long dstOff, int len) {
+        if (len == 0) return;
+        if (dst.isArray() && dst.kind == BaseKind.BYTE) {
+            System.arraycopy(src, 0, dst.base, dst.offset + (int) dstOff, len);
+        } else if (dst.isDirect() && dst.kind == BaseKind.BYTE) {
+            ((ByteBuffer) dst.base).put(dst.offset + (int) dstOff, src, 0, len);
+        } else {
+            copy(new Buf(src, BaseKind.BYTE, 0, src.length), 0, dst, dstOff, len);
+        }
+    }
+
+    /**
      * Copies {@code len} bytes from {@code src} (byte {@code srcOff}) to {@code dst} (byte
      * {@code dstOff}). Same-kind arrays use {@link System#arraycopy}; anything else goes through
      * a byte view.

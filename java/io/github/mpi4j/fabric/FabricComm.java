@@ -293,6 +293,14 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL) {
+            long len = Buffers.spanBytes(count, type);
+            if (engine.sendNow(p2pCtx, members[dest], tag, buf, len)) {
+                // Written whole into the transport: complete at the call, as eager sends are in
+                // MPI libraries (no queued frame, header or completion callback).
+                return FabricRequest.completed(this, engine.sentNow(tag, len));
+            }
+        }
         return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
     }
 
