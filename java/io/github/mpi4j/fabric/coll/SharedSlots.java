@@ -1,5 +1,8 @@
 package io.github.mpi4j.fabric.coll;
 
+import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
 import java.nio.ByteBuffer;
 
 /**
@@ -27,5 +30,22 @@ public final class SharedSlots {
     /** The slot of {@code member}. */
     public ByteBuffer of(int member) {
         return slots[member];
+    }
+
+    /** Heap arrays the slot schedules reduce in, kept from call to call. */
+    private final Buf[] scratch = new Buf[2];
+
+    /**
+     * Scratch array {@code which} (0 or 1) of at least {@code bytes} bytes of {@code kind}, made
+     * once and kept: a 16 MiB allreduce allocated 256 KiB of them per call. The schedules using
+     * the slots run one at a time per rank (blocking collectives, not under THREAD_MULTIPLE), so
+     * one pair serves every call.
+     */
+    Buf scratch(int which, BaseKind kind, long bytes) {
+        Buf b = scratch[which];
+        if (b == null || b.kind != kind || b.byteLength() < bytes) {
+            scratch[which] = b = BufAccess.allocate(kind, Math.max(bytes, 0), false);
+        }
+        return b;
     }
 }

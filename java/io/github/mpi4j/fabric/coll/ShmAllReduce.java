@@ -79,8 +79,8 @@ final class ShmAllReduce {
         long ext = type.extent;
         int perChunk = (int) (Math.min(slots.bytes(), n * PART_BYTES) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
-        Buf acc = CollContext.temp(type, widest * ext);
-        Buf peer = CollContext.temp(type, widest * ext);
+        Buf acc = slots.scratch(0, CollContext.tempKind(type), widest * ext);
+        Buf peer = slots.scratch(1, CollContext.tempKind(type), widest * ext);
         ByteBuffer mine = slots.of(me);
         for (long first = 0; first < count; first += perChunk) {
             int items = (int) Math.min(perChunk, count - first);
