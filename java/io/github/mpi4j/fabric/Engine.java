@@ -81,6 +81,13 @@ final class Engine implements FrameSink {
             this.len = len;
             this.sync = sync;
         }
+
+        /** A completed send, for callers that need no status of their own. */
+        static SendOp done() {
+            SendOp op = new SendOp(-1, null, 0, 0, false);
+            op.done = true;
+            return op;
+        }
     }
 
     static final class RecvOp extends Op {
