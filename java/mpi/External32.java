@@ -1,13 +1,13 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.buffer.Unpacking;
 import io.github.mpi4j.buffer.TypeMapCopy;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.MemoryKind;
-import io.github.mpi4j.spi.StatusData;
 import io.github.mpi4j.spi.TypeDesc;
 import io.github.mpi4j.spi.TypeMap;
 import java.nio.ByteBuffer;
@@ -159,53 +159,13 @@ final class External32 {
     }
 
     /**
-     * A non-blocking or split access through an external32 view: keeps the converted copy alive
-     * while the backend works on it and, for a read, converts into the user's buffer once done.
+     * A non-blocking or split access through an external32 view: the request keeps the
+     * converted copy alive while the backend works on it and, for a read ({@code user} not
+     * null), converts into the user's buffer once done.
      */
-    static final class Converting implements BackendRequest {
-        private final BackendRequest inner;
-        private final Buf region;
-        private final Buf user; // null for a write
-        private final int count;
-        private final TypeDesc type;
-        private boolean converted;
-
-        Converting(BackendRequest inner, Buf region, Buf user, int count, TypeDesc type) {
-            this.inner = inner;
-            this.region = region;
-            this.user = user;
-            this.count = count;
-            this.type = type;
-        }
-
-        @Override
-        public void waitFor(StatusData status) {
-            StatusData s = status != null ? status : new StatusData();
-            inner.waitFor(s);
-            done(s);
-        }
-
-        @Override
-        public boolean test(StatusData status) {
-            StatusData s = status != null ? status : new StatusData();
-            if (!inner.test(s)) return false;
-            done(s);
-            return true;
-        }
-
-        private void done(StatusData s) {
-            if (user != null && !converted && !s.cancelled) afterRead(region, user, count, type, s.bytes);
-            converted = true;
-        }
-
-        @Override
-        public void cancel() {
-            inner.cancel();
-        }
-
-        @Override
-        public void free() {
-            inner.free();
-        }
+    static BackendRequest converting(BackendRequest inner, Buf region, Buf user, int count, TypeDesc type) {
+        return Unpacking.whenDone(inner, bytes -> {
+            if (user != null) afterRead(region, user, count, type, bytes);
+        });
     }
 }

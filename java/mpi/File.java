@@ -572,7 +572,7 @@ public final class File {
                     : kind == Kind.AT_ALL || kind == Kind.INDIVIDUAL_ALL ? BackendFile.AT_ALL
                     : kind == Kind.SHARED ? BackendFile.SHARED : BackendFile.ORDERED;
             BackendRequest r = f.start(where, write, mode == Mode.SPLIT, at, b, count, t);
-            return user == null ? r : new External32.Converting(r, b, write ? null : user, count, t);
+            return user == null ? r : External32.converting(r, b, write ? null : user, count, t);
         }
         switch (kind) {
             case AT:

@@ -4,7 +4,7 @@ import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.StatusData;
 
 /** A request that unpacks when it completes (and packs again at each start when persistent). */
-final class Unpacking implements BackendRequest {
+public final class Unpacking implements BackendRequest {
     private final BackendRequest inner;
     private final Runnable onStart;
     private final java.util.function.LongConsumer onDone;
@@ -58,6 +58,14 @@ final class Unpacking implements BackendRequest {
         if (onStart != null) onStart.run();
         done = false;
         inner.start();
+    }
+
+    /**
+     * {@code r}, giving {@code onDone} the bytes it moved once it completes (not when cancelled);
+     * what {@code onDone} refers to stays reachable as long as the request.
+     */
+    public static BackendRequest whenDone(BackendRequest r, java.util.function.LongConsumer onDone) {
+        return new Unpacking(r, null, onDone);
     }
 
     /** {@code r}, running {@code unpack} once when it completes; {@code r} itself when there is nothing to run. */
