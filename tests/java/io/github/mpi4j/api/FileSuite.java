@@ -340,8 +340,8 @@ public class FileSuite {
         Check.throwsMpi(MPI.ERR_ARG, () -> r.seek(0, 12345), "whence", "12345");
         Check.throwsMpi(MPI.ERR_ARG, () -> r.seek(-1, MPI.SEEK_SET), "before the start");
         Check.throwsMpi(MPI.ERR_BUFFER, () -> r.read(new int[2], 3, MPI.INT));
-        Check.throwsMpi(MPI.ERR_UNSUPPORTED_DATAREP, () -> r.setView(0, MPI.INT, MPI.INT, "external32"),
-                "external32");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_DATAREP, () -> r.setView(0, MPI.INT, MPI.INT, "external64"),
+                "external64");
         Check.throwsMpi(MPI.ERR_TYPE, () -> r.setView(0, MPI.DOUBLE, MPI.INT, "native"), "etype");
         // A collective that fails its checks on the last rank only fails on every rank, without a hang.
         int bad = size - 1;
