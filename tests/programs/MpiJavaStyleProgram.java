@@ -1,5 +1,7 @@
 import java.io.Serializable;
 import mpi.*;
+import mpjbuf.*;  // MPJ Express programs import its internal packages without using them
+import mpjdev.*;
 
 /**
  * A program written against mpiJava 1.2 / MPJ Express, the way their users write them:
@@ -47,6 +49,15 @@ public class MpiJavaStyleProgram {
         int next = (me + 1) % size;
         int prev = (me + size - 1) % size;
         double t0 = MPI.Wtime();
+
+        // MPJ Express's extras.
+        check(Runtime.getRuntime().availableProcessors(), MPI.NUM_OF_PROCESSORS, "MPI.NUM_OF_PROCESSORS");
+        check(MPI.isMainThread(), "MPI.isMainThread on the thread that called Init");
+        check(4, MPI.INT.getByteSize(), "MPI.INT.getByteSize()");
+        check(8, Datatype.Vector(2, 1, 3, MPI.DOUBLE).getByteSize(), "getByteSize of a vector of doubles");
+        MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+        check(MPI.Errorhandler_get() == MPI.ERRORS_RETURN, "MPI.Errorhandler_get after Errorhandler_set");
+        MPI.COMM_WORLD.Errorhandler_set(MPI.ERRORS_RETURN);
 
         // Send/Recv with offsets: rank 0 sends every rank (itself included) a piece of its array.
         int tag = 99;
