@@ -82,9 +82,15 @@ final class Engine implements FrameSink {
             this.sync = sync;
         }
 
-        /** A completed send, for callers that need no status of their own. */
-        static SendOp done() {
-            SendOp op = new SendOp(-1, null, 0, 0, false);
+        /**
+         * A send that is complete already (written whole at the call, or a buffered send's
+         * copy on its way), with the status a completed send reports.
+         */
+        static SendOp completed(int source, int tag, long len) {
+            SendOp op = new SendOp(-1, null, 0, len, false);
+            op.source = source;
+            op.tag = tag;
+            op.bytes = len;
             op.done = true;
             return op;
         }
@@ -275,16 +281,6 @@ final class Engine implements FrameSink {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The completed operation of a non-blocking send that {@link #sendNow} wrote: the status {@link #isend}'s would have. */
-    SendOp sentNow(int tag, long len) {
-        SendOp op = new SendOp(me, null, 0, len, false);
-        op.source = me;
-        op.tag = tag;
-        op.bytes = len;
-        op.done = true;
-        return op;
     }
 
     private long register(Op op) {

@@ -192,12 +192,7 @@ public final class FabricBackend implements Backend {
         Engine.Op op = engine.isend(ctx, dest, tag, copy, 0, len, false);
         bsends.add(new Object[] {op, need});
         bsendBytes += need;
-        Engine.SendOp done = new Engine.SendOp(dest, copy, 0, len, false);
-        done.source = engine.me;
-        done.tag = tag;
-        done.bytes = len;
-        done.done = true;
-        return done;
+        return Engine.SendOp.completed(engine.me, tag, len);
     }
 
     private void reapBufferedSends() {
@@ -392,11 +387,6 @@ public final class FabricBackend implements Backend {
         BufAccess.copy(buf, 0, copy, 0, len);
         Engine.Op op = engine.isend(ctx, dest, tag, copy, 0, len, false);
         bsends.add(new Object[] {op, 0L}); // no attached bytes used; finalize and detach still wait for it
-        Engine.SendOp done = new Engine.SendOp(dest, copy, 0, len, false);
-        done.source = engine.me;
-        done.tag = tag;
-        done.bytes = len;
-        done.done = true;
-        return done;
+        return Engine.SendOp.completed(engine.me, tag, len);
     }
 }

@@ -154,7 +154,7 @@ final class FabricComm implements BackendComm, CollChannel {
     }
 
     /** What {@link #isend} returns for a message {@link Engine#sendNow} wrote at the call. */
-    private static final Pending SENT = new Pending(Engine.SendOp.done());
+    private static final Pending SENT = new Pending(Engine.SendOp.completed(-1, 0, 0));
 
     private static final class Pending implements CollOp {
         final Engine.Op op;
@@ -280,11 +280,19 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL
-                && engine.sendNow(p2pCtx, members[dest], tag, buf, Buffers.spanBytes(count, type))) {
+        if (sentWhole(buf, Buffers.spanBytes(count, type), dest, tag, mode)) {
             return;  // small message written whole into the transport: done, nothing allocated
         }
         engine.waitFor(startSend(buf, count, type, dest, tag, mode), "send");
+    }
+
+    /**
+     * A standard or ready send that {@link Engine#sendNow} could write whole at the call (small,
+     * nothing queued before it); false, with nothing sent, otherwise.
+     */
+    private boolean sentWhole(Buf buf, long len, int dest, int tag, SendMode mode) {
+        return (mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL
+                && engine.sendNow(p2pCtx, members[dest], tag, buf, len);
     }
 
     @Override
@@ -299,13 +307,11 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendRequest isend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL) {
-            long len = Buffers.spanBytes(count, type);
-            if (engine.sendNow(p2pCtx, members[dest], tag, buf, len)) {
-                // Written whole into the transport: complete at the call, as eager sends are in
-                // MPI libraries (no queued frame, header or completion callback).
-                return FabricRequest.completed(this, engine.sentNow(tag, len));
-            }
+        long len = Buffers.spanBytes(count, type);
+        if (sentWhole(buf, len, dest, tag, mode)) {
+            // Complete at the call, as eager sends are in MPI libraries (no queued frame, header
+            // or completion callback).
+            return FabricRequest.completed(this, Engine.SendOp.completed(engine.me, tag, len));
         }
         return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
     }
