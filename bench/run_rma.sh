@@ -3,12 +3,15 @@
 #
 #   bench/run_rma.sh            MAX_LAT=65536 MAX_BW=1048576
 #
-# put_latency: MPI_Put + MPI_Win_flush per iteration under lock_all (µs); get_bw: 64 gets then a
+# put_latency / get_latency: MPI_Put or MPI_Get + MPI_Win_flush per iteration under lock_all (µs,
+# OSU's 10,000 iterations below 64 KiB); get_bw: 64 gets then a
 # flush (MB/s); ranks 0 and 1 of an np 2 job, an allocated window, not bound to cores. Columns:
 #   c           bench/osu_rma_c.c over Open MPI (OMPI_MCA_osc=^rdma, the setting mpi4j's MPI
 #               backend gives itself on Open MPI 4: osc/rdma crashes in MPI_Compare_and_swap)
 #   c-rdma      the same C program with Open MPI's default components (osc/rdma)
-#   java-mpi    mpi.Win on the MPI backend under the same mpirun
+#   java-mpi    mpi.Win on the MPI backend under the same mpirun (an allocated window of one node
+#               is MPI_Win_allocate_shared, so small puts and gets are copies in Java, docs/onesided.md)
+#   java-mpi-jni the same with MPI4J_RMA_LOADSTORE=0: every call is the MPI call through JNI
 #   fabric-shm  mpi.Win on the fabric (mpi4jrun): Win.allocate between processes of one node is
 #               a shared-memory file both map, so RMA is loads and stores
 #   fabric-ring the fabric through the transport (MPI4J_RMA=transport): requests over the
@@ -31,7 +34,7 @@ limit() { if [ "$1" = get_bw ]; then echo "$max_bw"; else echo "$max_lat"; fi; }
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "cores: $(nproc), load: $(cut -d' ' -f1-3 /proc/loadavg)"; echo "java: $(java -version 2>&1 | head -1)"
   echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
-for test in put_latency get_bw; do
+for test in ${TESTS:-put_latency get_latency get_bw}; do
   n=$(limit "$test")
   echo "== $test" >&2
   OMPI_MCA_osc=^rdma mpirun -np 2 --oversubscribe --bind-to none "${root[@]}" -x OMPI_MCA_osc "$c" "$test" "$n" \
@@ -40,6 +43,9 @@ for test in put_latency get_bw; do
     | sed 's/RESULT c /RESULT c-rdma /' >> "$out/raw.txt" || echo "c-rdma failed" >&2
   mpirun -np 2 --oversubscribe --bind-to none "${root[@]}" java "${jvm[@]}" io.github.mpi4j.bench.OsuRma \
     "$test" java-mpi "$n" | grep '^RESULT' >> "$out/raw.txt" || echo "java-mpi failed" >&2
+  MPI4J_RMA_LOADSTORE=0 mpirun -np 2 --oversubscribe --bind-to none "${root[@]}" -x MPI4J_RMA_LOADSTORE java \
+    "${jvm[@]}" io.github.mpi4j.bench.OsuRma "$test" java-mpi-jni "$n" | grep '^RESULT' >> "$out/raw.txt" \
+    || echo "java-mpi-jni failed" >&2
   launch/mpi4jrun -np 2 "${jvm[@]}" io.github.mpi4j.bench.OsuRma "$test" fabric-shm "$n" | grep '^RESULT' \
     >> "$out/raw.txt" || echo "fabric-shm failed" >&2
   launch/mpi4jrun -np 2 -x MPI4J_RMA=transport "${jvm[@]}" io.github.mpi4j.bench.OsuRma "$test" fabric-ring "$n" \
@@ -52,13 +58,17 @@ cat "$out/machine.txt"
 awk '
   { key = $3 " " $4; v[key, $2] = $5; if (!(key in seen)) { seen[key] = 1; order[++k] = key } labels[$2] = 1 }
   END {
-    split("c c-rdma java-mpi fabric-shm fabric-ring fabric-tcp", cols, " ")
-    printf "| test | bytes |"; for (i = 1; i <= 6; i++) printf " %s |", cols[i]; print " java-mpi / c |"
-    printf "|---|---:|"; for (i = 1; i <= 6; i++) printf "---:|"; print "---:|"
+    split("c c-rdma java-mpi java-mpi-jni fabric-shm fabric-ring fabric-tcp", cols, " ")
+    printf "| test | bytes |"; for (i = 1; i <= 7; i++) printf " %s |", cols[i]; print " java-mpi / c | fabric-shm / c |"
+    printf "|---|---:|"; for (i = 1; i <= 7; i++) printf "---:|"; print "---:|---:|"
     for (j = 1; j <= k; j++) {
       split(order[j], f, " "); printf "| %s | %s |", f[1], f[2]
-      for (i = 1; i <= 6; i++) { x = v[order[j], cols[i]]; printf " %s |", (x == "" ? "-" : x) }
-      a = v[order[j], "java-mpi"]; b = v[order[j], "c"]
-      printf " %s |\n", (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-"
+      for (i = 1; i <= 7; i++) { x = v[order[j], cols[i]]; printf " %s |", (x == "" ? "-" : x) }
+      b = v[order[j], "c"]
+      for (i = 1; i <= 2; i++) {
+        a = v[order[j], i == 1 ? "java-mpi" : "fabric-shm"]
+        printf " %s |", (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-"
+      }
+      print ""
     }
   }' "$out/raw.txt" | tee "$out/table.md"

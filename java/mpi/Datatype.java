@@ -54,6 +54,16 @@ public final class Datatype implements Freeable, Cloneable {
         return desc;
     }
 
+    /**
+     * The descriptor of a predefined type of one primitive element per item (MPI.BYTE, MPI.INT,
+     * MPI.DOUBLE, ...), for the shortcuts that move such items as plain bytes; null for any
+     * other type (the caller then takes the checked path).
+     */
+    TypeDesc descIfPrimitive() {
+        boolean plain = desc.layout == io.github.mpi4j.spi.Layout.PRIMITIVE && desc.isPredefined() && desc.size > 0;
+        return plain && !isNullConstant ? desc : null;
+    }
+
     // ---- Open MPI style ---------------------------------------------------------------
 
     /** Extent in units of the base type (MPI_Type_get_extent). */

@@ -12,6 +12,7 @@ import io.github.mpi4j.spi.TypeDesc;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -48,6 +49,18 @@ public final class Win implements Freeable {
     private final int[] locks;
     private int lockCount;
     private int[] startGroup, postGroup;
+
+    /**
+     * Every rank's window memory when this process reaches it by loads and stores (one node's
+     * shared memory; {@link BackendWindow#loadStoreMemory}), else null. Puts and gets of one
+     * predefined type between a direct ByteBuffer and the window, in a passive-target epoch, are
+     * then copies made right here ({@link #putHere}, {@link #getHere}), as Open MPI's osc/sm makes
+     * them in C, and a flush with nothing else outstanding is a memory fence. Anything else, and
+     * anything these shortcuts would refuse, takes the checked path to the backend.
+     */
+    private ByteBuffer[] loadStore;
+    /** Targets of operations the backend has not yet been asked to complete: their flush goes to the backend. */
+    private final boolean[] pending;
 
     /** MPI_Win_create over {@code base}; {@code size} and {@code dispUnit} count elements of the buffer, as in Open MPI. */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
@@ -113,6 +126,7 @@ public final class Win implements Freeable {
         this.size = c.size();
         this.flavor = flavor;
         this.locks = new int[this.size];
+        this.pending = new boolean[this.size];
         int unit = 1;
         if (base != null || flavor == MPI.WIN_FLAVOR_CREATE) {
             if (base == null) throw MPIException.of(MPI.ERR_BUFFER, call + ": base is null");
@@ -157,6 +171,7 @@ public final class Win implements Freeable {
             default:
                 impl = os.createDynamicWindow();
         }
+        if (BackendWindow.LOAD_STORE && flavor != MPI.WIN_FLAVOR_DYNAMIC) loadStore = impl.loadStoreMemory();
     }
 
     // =====================================================================================
@@ -274,6 +289,7 @@ public final class Win implements Freeable {
         checkRank(call, "targetRank", target);
         checkAccess(call, target);
         opsSinceFence = true;
+        pending[target] = true;
         return true;
     }
 
@@ -303,6 +319,7 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        if (putHere(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType)) return;
         int[] raised = Raised.enter();
         try {
             putImpl("Win.put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
@@ -331,6 +348,58 @@ public final class Win implements Freeable {
         }
     }
 
+    // ---- loads and stores (see loadStore) ----
+
+    /**
+     * Bytes that {@code count} items of {@code type} and of {@code targetType} move at
+     * {@code disp} of {@code target} when the shortcut applies: a passive-target epoch towards it,
+     * the same predefined type on both sides, every byte inside {@code origin} and the target's
+     * window; otherwise -1, and the caller takes the checked path (which also names any error).
+     */
+    private int hereBytes(Buffer origin, int count, Datatype type, int target, long disp, int targetCount,
+                          Datatype targetType) {
+        if (loadStore == null || type != targetType || count != targetCount || !(origin instanceof ByteBuffer)
+                || target < 0 || target >= size || (!lockAll && locks[target] == 0) || impl == null
+                || !comm.session.active()) {
+            return -1;
+        }
+        TypeDesc t = type.descIfPrimitive();
+        if (t == null || count < 0 || disp < 0 || disp > bytes[target] || !origin.isDirect()) return -1;
+        long n = (long) count * t.size, start = disp * dispUnits[target];
+        if (n > origin.capacity() || start + n > bytes[target]) return -1;
+        return (int) n;
+    }
+
+    /** A put as a store into the target's memory, when {@link #hereBytes} allows it. */
+    private boolean putHere(Buffer origin, int count, Datatype type, int target, long disp, int targetCount,
+                            Datatype targetType) {
+        int n = hereBytes(origin, count, type, target, disp, targetCount, targetType);
+        if (n < 0) return false;
+        loadStore[target].put((int) (disp * dispUnits[target]), (ByteBuffer) origin, 0, n);
+        opsSinceFence = true;
+        return true;
+    }
+
+    /** A get as a load from the target's memory, when {@link #hereBytes} allows it. */
+    private boolean getHere(Buffer origin, int count, Datatype type, int target, long disp, int targetCount,
+                            Datatype targetType) {
+        int n = hereBytes(origin, count, type, target, disp, targetCount, targetType);
+        if (n < 0 || origin.isReadOnly()) return false;
+        ((ByteBuffer) origin).put(0, loadStore[target], (int) (disp * dispUnits[target]), n);
+        opsSinceFence = true;
+        return true;
+    }
+
+    /** A flush that only loads and stores need: a full memory fence, as osc/sm's. */
+    private boolean flushHere(int target) {
+        if (loadStore == null || target < 0 || target >= size || pending[target] || (!lockAll && locks[target] == 0)
+                || impl == null || !comm.session.active()) {
+            return false;
+        }
+        VarHandle.fullFence();
+        return true;
+    }
+
     private Request putImpl(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp,
                             int targetCount, Datatype targetType, boolean request) {
         TypeDesc ot = Comm.type(call, "orgType", orgType), tt = Comm.type(call, "targetType", targetType);
@@ -354,6 +423,7 @@ public final class Win implements Freeable {
     /** As the int form; {@code targetDisp} may be an address of a dynamic window (the value of {@link #attach}). */
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        if (getHere(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType)) return;
         int[] raised = Raised.enter();
         try {
             getImpl("Win.get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, false);
@@ -727,6 +797,7 @@ public final class Win implements Freeable {
             if (locks[rank] == 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank
                     + " is not locked by this process (call lock first)");
             w.unlock(rank);
+            pending[rank] = false;
             locks[rank] = 0;
             lockCount--;
         } catch (MPIException e) {
@@ -763,6 +834,7 @@ public final class Win implements Freeable {
             BackendWindow w = impl(call);
             if (!lockAll) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": lockAll was not called");
             w.unlockAll();
+            Arrays.fill(pending, false);
             lockAll = false;
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
@@ -786,10 +858,14 @@ public final class Win implements Freeable {
     }
 
     public void flush(int targetRank) throws MPIException {
+        if (flushHere(targetRank)) return;
         int[] raised = Raised.enter();
         try {
             passiveTowards("Win.flush", targetRank);
-            if (targetRank != MPI.PROC_NULL) impl.flush(targetRank);
+            if (targetRank != MPI.PROC_NULL) {
+                impl.flush(targetRank);
+                pending[targetRank] = false;
+            }
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {
@@ -802,6 +878,7 @@ public final class Win implements Freeable {
         try {
             passiveAny("Win.flushAll");
             impl.flushAll();
+            Arrays.fill(pending, false);
         } catch (MPIException e) {
             throw Raised.on(this, comm, errhandler, e);
         } finally {

@@ -426,6 +426,12 @@ final class FabricWindow implements BackendWindow {
         for (int i = 0; i < stamps.length; i++) unlock(i);
     }
 
+    /** Every rank's memory is mapped or in this JVM: the mpi layer may copy plain puts and gets itself. */
+    @Override
+    public ByteBuffer[] loadStoreMemory() {
+        return BackendWindow.byteViews(parts);
+    }
+
     /** Loads and stores here are done when the call returns; the lock's release publishes them. */
     @Override
     public void flush(int target) {

@@ -46,6 +46,11 @@ public final class Session {
     }
 
     /** Throws unless the session is running. */
+    /** Whether MPI.Init ran and MPI.Finalize did not (what {@link #check} checks, without throwing). */
+    public boolean active() {
+        return state == ACTIVE;
+    }
+
     public void check() {
         int s = state;
         if (s != ACTIVE) {

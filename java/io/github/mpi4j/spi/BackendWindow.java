@@ -7,6 +7,14 @@ package io.github.mpi4j.spi;
  */
 public interface BackendWindow {
 
+    /**
+     * Whether puts and gets may be loads and stores where every rank's window memory is reachable
+     * ({@link #loadStoreMemory}); {@code -Dmpi4j.rmaLoadStore=false} or {@code MPI4J_RMA_LOADSTORE=0}
+     * sends every call through the backend instead (to compare, or to rule the shortcut out).
+     */
+    boolean LOAD_STORE = !"false".equalsIgnoreCase(System.getProperty("mpi4j.rmaLoadStore", ""))
+            && !"0".equals(System.getenv("MPI4J_RMA_LOADSTORE"));
+
     /** The window's memory at this rank (null for a dynamic window). */
     Buf base();
 
@@ -85,6 +93,31 @@ public interface BackendWindow {
 
     /** MPI_Win_free; collective. */
     void free();
+
+    /**
+     * Every rank's window memory, in rank order, when this process reaches all of it by loads and
+     * stores (one node's shared memory, or ranks of one JVM); null otherwise. The {@code mpi}
+     * layer then makes puts and gets of predefined types in passive-target epochs plain copies
+     * itself ({@code mpi.Win}): the backend must treat such a store as it treats its own put of
+     * the same bytes, complete once a memory fence follows it (MPI's unified memory model, as
+     * MPI-3 allows loads and stores on shared-memory windows under a lock).
+     */
+    default java.nio.ByteBuffer[] loadStoreMemory() {
+        return null;
+    }
+
+    /** {@code parts} as native-order byte buffers, or null unless each is a direct ByteBuffer's bytes. */
+    static java.nio.ByteBuffer[] byteViews(Buf[] parts) {
+        java.nio.ByteBuffer[] views = new java.nio.ByteBuffer[parts.length];
+        for (int r = 0; r < parts.length; r++) {
+            Buf p = parts[r];
+            if (p == null || !(p.base instanceof java.nio.ByteBuffer) || !p.isDirect() || p.kind != BaseKind.BYTE) {
+                return null;
+            }
+            views[r] = ((java.nio.ByteBuffer) p.base).slice(p.offset, p.length).order(java.nio.ByteOrder.nativeOrder());
+        }
+        return views;
+    }
 
     // ---- issue 11 (h23): request-based accumulates ----
 

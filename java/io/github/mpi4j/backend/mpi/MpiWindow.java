@@ -40,13 +40,34 @@ final class MpiWindow implements BackendWindow {
             return new MpiWindow(comm, backend, h, base);
         }
 
+        /**
+         * MPI_Win_allocate, or MPI_Win_allocate_shared when every rank is on this node: the same
+         * window for MPI (Open MPI's osc/sm serves both alike), plus every rank's memory within
+         * reach of loads and stores ({@link #loadStoreMemory}), so small puts and gets need no
+         * JNI crossing. The {@code mpi} layer keeps the flavor the program asked for. Not where
+         * the user's Open MPI osc selection leaves out sm (shared windows would fail there).
+         */
         @Override
         public BackendWindow allocateWindow(long bytes, int dispUnit, boolean shared) {
+            boolean asShared = shared || (LOAD_STORE
+                    && OmpiOscGuard.sharedWindowsMayRun(backend.libVersion(), System.getenv()) && oneNode());
             ByteBuffer[] out = new ByteBuffer[1];
-            long h = MpiWinNative.allocate0(comm.handle, bytes, dispUnit, shared, out);
+            long h = MpiWinNative.allocate0(comm.handle, bytes, dispUnit, asShared, out);
             ByteBuffer mem = out[0] != null ? out[0] : ByteBuffer.allocateDirect(0);
             mem.order(ByteOrder.nativeOrder());
-            return new MpiWindow(comm, backend, h, new Buf(mem, BaseKind.BYTE, 0, mem.capacity()));
+            MpiWindow w = new MpiWindow(comm, backend, h, new Buf(mem, BaseKind.BYTE, 0, mem.capacity()));
+            if (asShared && LOAD_STORE) w.loadStore = w.queryAll();
+            return w;
+        }
+
+        /** Collective: whether every rank of the communicator shares this node's memory. */
+        private boolean oneNode() {
+            io.github.mpi4j.spi.BackendComm node = comm.splitShared(true, 0);
+            try {
+                return node.size() == comm.size();
+            } finally {
+                node.free();
+            }
         }
 
         @Override
@@ -58,6 +79,8 @@ final class MpiWindow implements BackendWindow {
     private final MpiComm comm;
     private final MpiBackend backend;
     private long handle;
+    /** Every rank's memory of a shared window (MPI_Win_shared_query), or null. */
+    private ByteBuffer[] loadStore;
     private final Buf base;
     /** Attached memory (dynamic windows), kept reachable while attached. */
     private final List<Buf> attached = new ArrayList<>();
@@ -277,6 +300,18 @@ final class MpiWindow implements BackendWindow {
         if (b == null) b = ByteBuffer.allocateDirect(0);
         b.order(ByteOrder.nativeOrder());
         return new Buf(b, BaseKind.BYTE, 0, b.capacity());
+    }
+
+    @Override
+    public ByteBuffer[] loadStoreMemory() {
+        return loadStore;
+    }
+
+    private ByteBuffer[] queryAll() {
+        Buf[] parts = new Buf[comm.size()];
+        int[] unit = new int[1];
+        for (int r = 0; r < parts.length; r++) parts[r] = sharedQuery(r, unit);
+        return BackendWindow.byteViews(parts);
     }
 
     @Override

@@ -37,6 +37,24 @@ final class OmpiOscGuard {
         return v != null ? v : "^rdma";
     }
 
+    /**
+     * Whether MPI_Win_allocate_shared can work: not on Open MPI when the osc selection leaves
+     * out sm, its only component for shared windows (OMPI_MCA_osc=rdma, say). Other libraries: yes.
+     */
+    static boolean sharedWindowsMayRun(String libVersion, Map<String, String> env) {
+        if (libVersion == null || !libVersion.contains("Open MPI")) return true;
+        String sel = effective(env).trim();
+        if (sel.isEmpty()) return true;
+        boolean exclude = sel.startsWith("^");
+        return exclude != names(exclude ? sel.substring(1) : sel, "sm");
+    }
+
+    private static boolean names(String list, String component) {
+        boolean named = false;
+        for (String c : list.split(",")) named |= c.trim().equals(component);
+        return named;
+    }
+
     static boolean rdmaMayRun(String libVersion, Map<String, String> env) {
         if (libVersion == null) return false;
         int at = libVersion.indexOf("Open MPI v");
@@ -52,8 +70,6 @@ final class OmpiOscGuard {
         String sel = effective(env).trim();
         if (sel.isEmpty()) return true; // Open MPI's own choice: rdma first
         boolean exclude = sel.startsWith("^");
-        boolean named = false;
-        for (String c : (exclude ? sel.substring(1) : sel).split(",")) named |= c.trim().equals("rdma");
-        return exclude != named;
+        return exclude != names(exclude ? sel.substring(1) : sel, "rdma");
     }
 }

@@ -33,4 +33,16 @@ class OmpiOscGuardTest {
         assertEquals(false, risky("MPICH Version: 4.0.2", Map.of("OMPI_MCA_osc", "rdma")), "MPICH");
         assertEquals(false, risky(null, Map.of()), "no version text");
     }
+
+    /** Whether an allocated window of one node may be MPI_Win_allocate_shared (osc/sm must be selectable). */
+    @Test
+    void sharedWindows() {
+        assertEquals(true, OmpiOscGuard.sharedWindowsMayRun(OMPI4, Map.of()), "mpi4j's ^rdma keeps sm");
+        assertEquals(true, OmpiOscGuard.sharedWindowsMayRun(OMPI4, Map.of("MPI4J_OMPI_OSC", "")), "Open MPI's own");
+        assertEquals(false, OmpiOscGuard.sharedWindowsMayRun(OMPI4, Map.of("OMPI_MCA_osc", "rdma")), "rdma only");
+        assertEquals(true, OmpiOscGuard.sharedWindowsMayRun(OMPI4, Map.of("OMPI_MCA_osc", "sm,ucx")), "sm listed");
+        assertEquals(false, OmpiOscGuard.sharedWindowsMayRun(OMPI4, Map.of("OMPI_MCA_osc", "^sm")), "sm excluded");
+        assertEquals(true, OmpiOscGuard.sharedWindowsMayRun("MPICH Version: 4.0.2", Map.of("OMPI_MCA_osc", "rdma")),
+                "MPICH");
+    }
 }
