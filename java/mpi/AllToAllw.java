@@ -99,6 +99,8 @@ final class AllToAllw {
 
     static Request run(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                        Datatype[] sendtypes, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
+        Comm.noNegativeExtent(call, "allToAllw", sendtypes);
+        Comm.noNegativeExtent(call, "allToAllw", recvtypes);
         BackendComm c = comm.impl(call);
         CallErrors.begin(c, call, nb);
         Throwable failure = null;

@@ -165,6 +165,7 @@ final class InterCollectives {
 
     static Request bcast(Comm comm, String call, boolean nb, Object buf, int off, int count, Datatype type,
                          int root) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", type);
         if (ObjectParts.involved(type)) {
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root));
@@ -195,6 +196,7 @@ final class InterCollectives {
 
     static Request reduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                           int count, Datatype type, Op op, int root) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", type);
         if (ObjectParts.involved(type)) {
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root));
@@ -227,6 +229,7 @@ final class InterCollectives {
 
     static Request allReduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                              int roff, int count, Datatype type, Op op) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", type);
         if (ObjectParts.involved(type)) {
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op));
@@ -250,6 +253,7 @@ final class InterCollectives {
     static Request gather(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                           Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts, int[] displs,
                           Datatype recvtype, int root) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
@@ -304,6 +308,7 @@ final class InterCollectives {
     static Request scatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                            int[] sendcounts, int[] displs, Datatype sendtype, Object recvbuf, int roff, int recvcount,
                            Datatype recvtype, int root) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
@@ -358,6 +363,7 @@ final class InterCollectives {
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                              Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts,
                              int[] displs, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
@@ -400,6 +406,7 @@ final class InterCollectives {
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int soff, int sendcount,
                             int[] sendcounts, int[] sdispls, Datatype sendtype, Object recvbuf, int roff,
                             int recvcount, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts, sdispls,
@@ -444,6 +451,7 @@ final class InterCollectives {
     /** reduceScatter ({@code recvcounts}) and reduceScatterBlock ({@code recvcounts == null}). */
     static Request reduceScatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                  int roff, int recvcount, int[] recvcounts, Datatype type, Op op) {
+        Comm.noNegativeExtent(call, "intercommunicator collectives", type);
         if (ObjectParts.involved(type)) { // MPI.OBJECT and types over it (issue 10)
             return ObjectInterCollectives.guarded(comm, () ->
                     ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,

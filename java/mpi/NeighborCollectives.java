@@ -83,6 +83,7 @@ final class NeighborCollectives {
 
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
         return collective(comm, call, nb, (c, t, in, out) -> {
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
@@ -107,6 +108,7 @@ final class NeighborCollectives {
 
     static Request allGatherv(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcounts, int[] displs, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
         return collective(comm, call, nb, (c, t, in, out) -> {
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
@@ -134,6 +136,7 @@ final class NeighborCollectives {
 
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                             Object recvbuf, int recvcount, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
         return collective(comm, call, nb, (c, t, in, out) -> {
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, sendcount, null, null,
@@ -158,6 +161,7 @@ final class NeighborCollectives {
 
     static Request allToAllv(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                              Datatype sendtype, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
         return collective(comm, call, nb, (c, t, in, out) -> {
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, 0, sendcounts, sdispls,
