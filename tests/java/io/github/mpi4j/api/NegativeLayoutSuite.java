@@ -498,7 +498,7 @@ public class NegativeLayoutSuite {
 
     // ---- negative extents: items going downward from the offset -----------------------------------
 
-    /** createResized(old, lb, extent) with extent < 0 and types built from it: bounds as MPI (Open MPI and MPICH agree). */
+    /** createResized with extent < 0 and types built from it: bounds as in MPI (Open MPI and MPICH agree). */
     @RankTest
     public void boundsOfNegativeExtents(Intracomm comm) {
         Datatype r = committed(Datatype.createResized(MPI.INT, 0, -4));
