@@ -99,12 +99,12 @@ final class AllToAllw {
 
     static Request run(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                        Datatype[] sendtypes, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype[] recvtypes) {
-        Comm.noNegativeExtent(call, "allToAllw", sendtypes);
-        Comm.noNegativeExtent(call, "allToAllw", recvtypes);
         BackendComm c = comm.impl(call);
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+            Comm.noNegativeExtent(call, "allToAllw", sendtypes); // inside the call: peers learn of the refusal
+            Comm.noNegativeExtent(call, "allToAllw", recvtypes);
             if (ObjectParts.involvedAny(sendtypes, recvtypes)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectAllToAllw.run(comm, call, nb, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                         recvcounts, rdispls, recvtypes);

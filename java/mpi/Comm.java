@@ -89,6 +89,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Refuses, before anything moves, datatypes with a negative extent in the calls that do not
      * support them yet ({@code where}); null types and arrays pass (the call's own checks name them).
+     * Collectives call it inside their error bracket (CallErrors), so the peers fail too.
      */
     static void noNegativeExtent(String call, String where, Datatype... types) {
         if (types == null) return;
