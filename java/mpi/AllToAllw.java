@@ -103,6 +103,8 @@ final class AllToAllw {
         CallErrors.begin(c, call, nb);
         Throwable failure = null;
         try {
+            Comm.noNegativeExtent(call, "allToAllw", sendtypes); // inside the call: peers learn of the refusal
+            Comm.noNegativeExtent(call, "allToAllw", recvtypes);
             if (ObjectParts.involvedAny(sendtypes, recvtypes)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectAllToAllw.run(comm, call, nb, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                         recvcounts, rdispls, recvtypes);

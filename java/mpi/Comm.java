@@ -86,6 +86,18 @@ public class Comm implements Freeable, Cloneable {
         return type.desc(call, arg);
     }
 
+    /**
+     * Refuses, before anything moves, datatypes with a negative extent in the calls that do not
+     * support them yet ({@code where}); null types and arrays pass (the call's own checks name them).
+     * Collectives call it inside their error bracket (CallErrors), so the peers fail too.
+     */
+    static void noNegativeExtent(String call, String where, Datatype... types) {
+        if (types == null) return;
+        for (Datatype t : types) {
+            if (t != null) Buffers.noNegativeExtent(call, where, MPI.ERR_UNSUPPORTED_OPERATION, t.desc);
+        }
+    }
+
     static OpDesc op(String call, Op op, TypeDesc type) {
         if (op == null) throw MPIException.of(MPI.ERR_OP, call + ": op is null");
         OpDesc o = op.desc(call);

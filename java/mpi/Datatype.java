@@ -262,9 +262,6 @@ public final class Datatype implements Freeable, Cloneable {
             }
         }
         if (objectLeavesOnly(what, map)) kind = BaseKind.OBJECT; // derived types over MPI.OBJECT (issue 10)
-        if (map.extent < 0) {
-            throw MPIException.of(MPI.ERR_ARG, what + ": the type's extent would be " + map.extent + " bytes (< 0)");
-        }
         BaseKind value = map.uniformLeaf != null ? map.uniformLeaf.valueKind : BaseKind.BYTE;
         long unit = kind == BaseKind.OBJECT ? 1 : kind.bytes;
         TypeDesc d = new TypeDesc(what, kind, value, Layout.DERIVED, map.size, map.extent, map.lb,
@@ -421,12 +418,7 @@ public final class Datatype implements Freeable, Cloneable {
     public static Datatype createResized(Datatype oldType, int lb, int extent) {
         String call = "Datatype.createResized";
         TypeDesc old = oldType(call, "oldType", oldType);
-        if (extent < 0) { // MPI allows it; why mpi4j does not: docs/datatypes.md, "Limits"
-            throw MPIException.of(MPI.ERR_ARG, call + ": extent " + extent + " < 0 is not supported by mpi4j (MPI "
-                    + "allows it): its buffer checks, staging, temporary buffers and collective chunking place "
-                    + "items upward from the offset; for items in descending order use a vector or indexed type "
-                    + "with a negative stride or displacements instead");
-        }
+        // A negative extent is MPI's: item k starts k * extent bytes (downward) from the message's start.
         TypeMap m = new TypeMap.Builder().place(old, 0, 1).build(lb, extent);
         return derived("resized(" + oldType.describe() + ", " + lb + ", " + extent + ")", m, old.arrayKind, old);
     }

@@ -193,6 +193,8 @@ public final class File {
         }
         noDataBefore(call, "etype", etype, e);
         noDataBefore(call, "filetype", filetype, t);
+        // MPI-3.1 13.3: filetype displacements must not decrease, so tiles cannot go downward.
+        Buffers.noNegativeExtent(call, "file views (etype and filetype)", MPI.ERR_TYPE, e, t);
         if (datarep == null) throw MPIException.of(MPI.ERR_ARG, call + ": datarep is null");
         if (!datarep.equals("native") && !datarep.equals("internal") && !datarep.equals(External32.NAME)) {
             throw MPIException.of(MPI.ERR_UNSUPPORTED_DATAREP, call + ": datarep \"" + datarep
@@ -512,6 +514,8 @@ public final class File {
                         + "the call), got a heap " + buf.getClass().getSimpleName());
             }
             t = Comm.type(call, "datatype", type);
+            // The file layers stage the memory span from the offset upward (docs/datatypes.md).
+            Buffers.noNegativeExtent(call, "file data accesses", MPI.ERR_UNSUPPORTED_OPERATION, t);
             if (t.layout == Layout.OBJECT) {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT cannot be read or written to a file");
             }

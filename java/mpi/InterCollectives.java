@@ -166,10 +166,13 @@ final class InterCollectives {
     static Request bcast(Comm comm, String call, boolean nb, Object buf, int off, int count, Datatype type,
                          int root) {
         if (ObjectParts.involved(type)) {
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                Comm.noNegativeExtent(call, "intercommunicator collectives", type);
+                return ObjectInterCollectives.bcast(comm, call, nb, buf, off, count, type, root);
+            });
         }
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", type);
             TypeDesc t = Predefined.T_BYTE;
             Buf b = null;
             MPIException bad = null;
@@ -196,10 +199,14 @@ final class InterCollectives {
     static Request reduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf, int roff,
                           int count, Datatype type, Op op, int root) {
         if (ObjectParts.involved(type)) {
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op, root));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                Comm.noNegativeExtent(call, "intercommunicator collectives", type);
+                return ObjectInterCollectives.reduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op,
+                        root);
+            });
         }
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", type);
             TypeDesc t = null;
             OpDesc o = null;
             Buf s = null, r = null;
@@ -228,10 +235,13 @@ final class InterCollectives {
     static Request allReduce(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                              int roff, int count, Datatype type, Op op) {
         if (ObjectParts.involved(type)) {
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                Comm.noNegativeExtent(call, "intercommunicator collectives", type);
+                return ObjectInterCollectives.allReduce(comm, call, nb, sendbuf, soff, recvbuf, roff, count, type, op);
+            });
         }
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", type);
             Comm.checkCount(call, "count", count);
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = Comm.op(call, op, t);
@@ -251,12 +261,16 @@ final class InterCollectives {
                           Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts, int[] displs,
                           Datatype recvtype, int root) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
-                    recvcount, recvcounts, displs, recvtype, root));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                    Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
+                    return ObjectInterCollectives.gather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf,
+                            roff,
+                    recvcount, recvcounts, displs, recvtype, root);
+                });
         }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
             Buf s = null, r = null;
             TypeDesc st = null, rt = null;
             MPIException bad = null;
@@ -305,12 +319,15 @@ final class InterCollectives {
                            int[] sendcounts, int[] displs, Datatype sendtype, Object recvbuf, int roff, int recvcount,
                            Datatype recvtype, int root) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
-                    sendtype, recvbuf, roff, recvcount, recvtype, root));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                    Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
+                    return ObjectInterCollectives.scatter(comm, call, nb, sendbuf, soff, sendcount, sendcounts, displs,
+                    sendtype, recvbuf, roff, recvcount, recvtype, root);
+                });
         }
         boolean v = sendcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
             Buf s = null, r = null;
             TypeDesc st = null, rt = null;
             MPIException bad = null;
@@ -359,12 +376,16 @@ final class InterCollectives {
                              Datatype sendtype, Object recvbuf, int roff, int recvcount, int[] recvcounts,
                              int[] displs, Datatype recvtype) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype, recvbuf, roff,
-                    recvcount, recvcounts, displs, recvtype));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                    Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
+                    return ObjectInterCollectives.allGather(comm, call, nb, sendbuf, soff, sendcount, sendtype,
+                            recvbuf, roff,
+                    recvcount, recvcounts, displs, recvtype);
+                });
         }
         boolean v = recvcounts != null || displs != null;
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
             noInPlace(call, "sendbuf", sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = type(call, "sendtype", sendtype);
@@ -401,12 +422,16 @@ final class InterCollectives {
                             int[] sendcounts, int[] sdispls, Datatype sendtype, Object recvbuf, int roff,
                             int recvcount, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts, sdispls,
-                    sendtype, recvbuf, roff, recvcount, recvcounts, rdispls, recvtype));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                    Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
+                    return ObjectInterCollectives.allToAll(comm, call, nb, sendbuf, soff, sendcount, sendcounts,
+                            sdispls,
+                    sendtype, recvbuf, roff, recvcount, recvcounts, rdispls, recvtype);
+                });
         }
         boolean v = sendcounts != null || recvcounts != null;
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", sendtype, recvtype);
             noInPlace(call, "sendbuf", sendbuf);
             Comm.checkNotAliased(call, sendbuf, recvbuf);
             TypeDesc st = type(call, "sendtype", sendtype);
@@ -445,11 +470,14 @@ final class InterCollectives {
     static Request reduceScatter(Comm comm, String call, boolean nb, Object sendbuf, int soff, Object recvbuf,
                                  int roff, int recvcount, int[] recvcounts, Datatype type, Op op) {
         if (ObjectParts.involved(type)) { // MPI.OBJECT and types over it (issue 10)
-            return ObjectInterCollectives.guarded(comm, () ->
-                    ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
-                    recvcounts, type, op));
+            return ObjectInterCollectives.guarded(comm, () -> {
+                    Comm.noNegativeExtent(call, "intercommunicator collectives", type);
+                    return ObjectInterCollectives.reduceScatter(comm, call, nb, sendbuf, soff, recvbuf, roff, recvcount,
+                    recvcounts, type, op);
+                });
         }
         return call(comm, call, nb, (c, ops, remote) -> {
+            Comm.noNegativeExtent(call, "intercommunicator collectives", type);
             TypeDesc t = type(call, "datatype", type);
             OpDesc o = Comm.op(call, op, t);
             noInPlace(call, "sendbuf", sendbuf);

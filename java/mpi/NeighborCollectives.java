@@ -84,6 +84,7 @@ final class NeighborCollectives {
     static Request allGather(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
+            Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
                         recvbuf, recvcount, null, null, recvtype);
@@ -108,6 +109,7 @@ final class NeighborCollectives {
     static Request allGatherv(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcounts, int[] displs, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
+            Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allGather(comm, call, nb, t, in, out, sendbuf, sendcount, sendtype,
                         recvbuf, 0, recvcounts, displs, recvtype);
@@ -135,6 +137,7 @@ final class NeighborCollectives {
     static Request allToAll(Comm comm, String call, boolean nb, Object sendbuf, int sendcount, Datatype sendtype,
                             Object recvbuf, int recvcount, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
+            Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, sendcount, null, null,
                         sendtype, recvbuf, recvcount, null, null, recvtype);
@@ -159,6 +162,7 @@ final class NeighborCollectives {
     static Request allToAllv(Comm comm, String call, boolean nb, Object sendbuf, int[] sendcounts, int[] sdispls,
                              Datatype sendtype, Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         return collective(comm, call, nb, (c, t, in, out) -> {
+            Comm.noNegativeExtent(call, "neighbourhood collectives", sendtype, recvtype);
             if (ObjectParts.involved(sendtype, recvtype)) { // MPI.OBJECT and types over it (issue 10)
                 return ObjectNeighborCollectives.allToAll(comm, call, nb, t, in, out, sendbuf, 0, sendcounts, sdispls,
                         sendtype, recvbuf, 0, recvcounts, rdispls, recvtype);

@@ -193,6 +193,8 @@ public abstract class Struct {
 
     public final int addData(Datatype type, int length) {
         if (type == null) throw MPIException.of(MPI.ERR_ARG, "Struct.addData: type is null");
+        // Fields are laid out upward, one extent per element.
+        io.github.mpi4j.buffer.Buffers.noNegativeExtent("Struct.addData", "struct fields", MPI.ERR_TYPE, type.desc);
         return add(type, (int) type.desc.extent, length);
     }
 

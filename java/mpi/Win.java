@@ -215,6 +215,7 @@ public final class Win implements Freeable {
 
     /** MPI requires the origin (or result) and target sides of an operation to carry the same data. */
     private static void checkMatch(String call, String side, int count, TypeDesc t, int targetCount, TypeDesc tt) {
+        Buffers.noNegativeExtent(call, "one-sided windows", MPI.ERR_UNSUPPORTED_OPERATION, t, tt); // docs/datatypes.md
         long a = (long) count * t.size, b = (long) targetCount * tt.size;
         if (a != b) {
             throw MPIException.of(MPI.ERR_COUNT, call + ": the " + side + " carries " + a + " bytes (" + count + " x "

@@ -101,30 +101,28 @@ public final class Buffers {
         return (bytes + baseKind.bytes - 1) / baseKind.bytes;
     }
 
-    /** Bytes from the first item's start to the last item's end. */
+    /** Bytes from the first item's start to the end of the highest item. */
     public static long spanBytes(long count, TypeDesc type) {
         if (count == 0) return 0;
         if (type.derived instanceof TypeMap) {
-            // Derived types: up to the end of the last item's data (its true upper bound).
+            // Derived types: up to the end of the highest item's data (its true upper bound); items
+            // go upward with a positive extent (the last is highest), downward with a negative one
+            // (the first is).
             TypeMap m = (TypeMap) type.derived;
-            return Math.max(0, (count - 1) * type.extent + m.trueLb + m.trueExtent);
+            return Math.max(0, (count - 1) * Math.max(0, type.extent) + m.trueLb + m.trueExtent);
         }
         return (count - 1) * type.extent + Math.max(type.size, type.extent);
     }
 
     /**
-     * Derived types: a negative extent is refused, and so are data at byte offsets that are not
-     * whole elements of a typed array or buffer. Data before the item's start (a negative true
-     * lower bound, as MPI allows) is checked against the room before the offset by
-     * {@link #checkBelow}.
+     * Derived types: data at byte offsets that are not whole elements of a typed array or buffer
+     * are refused. Data before the message's start (a negative true lower bound, or items going
+     * downward with a negative extent, as MPI allows) is checked against the room before the
+     * offset by {@link #checkBelow}.
      */
     private static void checkDerived(String call, String arg, Object buf, int count, TypeDesc type) {
         if (count == 0 || !(type.derived instanceof TypeMap)) return;
         TypeMap m = (TypeMap) type.derived;
-        if (type.extent < 0) {
-            throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " has a negative extent "
-                    + type.extent);
-        }
         int unit = elementBytes(buf, type);
         if (unit > 1 && m.granularity % unit != 0) {
             throw MPIException.of(Mpi.ERR_TYPE, call + ": datatype " + type.name + " places data at byte offsets "
@@ -144,12 +142,29 @@ public final class Buffers {
 
     /**
      * The lowest byte {@code count} items of a derived type touch, relative to the first item's
-     * start: its true lower bound (items follow upwards, extents being >= 0). Zero for other
-     * types and empty messages.
+     * start (0 or below): the true lower bound of the lowest item, which is the first with an
+     * extent >= 0 and the last with a negative one. Zero for other types, types without data
+     * and empty messages.
      */
     public static long lowestByte(long count, TypeDesc type) {
         if (count == 0 || !(type.derived instanceof TypeMap)) return 0;
-        return Math.min(0, ((TypeMap) type.derived).trueLb);
+        TypeMap m = (TypeMap) type.derived;
+        if (m.blocks() == 0) return 0; // nothing is touched
+        return Math.min(0, (count - 1) * Math.min(0, type.extent) + m.trueLb);
+    }
+
+    /**
+     * Refuses, before anything moves, datatypes with a negative extent in a call that does not
+     * support them ({@code where} says which, for the message; docs/datatypes.md, "Negative
+     * extents", says why). Null types pass: the call's own checks name them.
+     */
+    public static void noNegativeExtent(String call, String where, int errorClass, TypeDesc... types) {
+        for (TypeDesc t : types) {
+            if (t != null && t.extent < 0) {
+                throw MPIException.of(errorClass, call + ": datatype " + t.name + " has a negative extent ("
+                        + t.extent + " bytes), which " + where + " do not support");
+            }
+        }
     }
 
     /**
@@ -160,8 +175,9 @@ public final class Buffers {
         long low = lowestByte(count, type);
         if (low < 0 && -low > room) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": count " + count + " of " + type.name + " has data "
-                    + (-low) + " bytes before the start of each message (its true lower bound is " + low
-                    + "), but " + arg + " has only " + room + " bytes before the offset (" + what + ")");
+                    + (-low) + " bytes before the start of the message (its lowest byte is " + low + "; true lb "
+                    + ((TypeMap) type.derived).trueLb + ", extent " + type.extent + "), but " + arg + " has only "
+                    + room + " bytes before the offset (" + what + ")");
         }
     }
 
@@ -210,6 +226,8 @@ public final class Buffers {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": " + arg + " offset " + offset + " is beyond the end of "
                     + memory.description + " of " + size + " bytes (" + m + ")");
         }
+        // The device layer stages one span from the offset upward: items going downward do not fit it.
+        if (memory == MemoryKind.DEVICE) noNegativeExtent(call, "device memory buffers", Mpi.ERR_TYPE, type);
         if (lowestByte(count, type) < 0) {
             checkBelow(call, arg, count, type, offset, "offset " + offset + " of " + memory.description + " of "
                     + size + " bytes");

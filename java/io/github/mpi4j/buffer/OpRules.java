@@ -28,7 +28,10 @@ public final class OpRules {
                     + type.name + describe(op.code));
         }
         if (op.code == OpCode.USER && type.derived instanceof TypeMap) {
-            // User functions get items staged one extent apart from 0: data outside [0, extent) do not fit.
+            // User functions get items staged one extent apart from 0, upward: a negative extent
+            // does not fit, nor do data outside [0, extent).
+            Buffers.noNegativeExtent(call, "user-defined ops (" + op.name + ")", Mpi.ERR_UNSUPPORTED_OPERATION,
+                    type);
             TypeMap m = (TypeMap) type.derived;
             if (m.blocks() > 0 && (m.trueLb < 0 || m.trueLb + m.trueExtent > type.extent)) {
                 throw MPIException.of(Mpi.ERR_UNSUPPORTED_OPERATION, call + ": user-defined op " + op.name

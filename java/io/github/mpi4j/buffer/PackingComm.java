@@ -81,7 +81,16 @@ public final class PackingComm implements BackendComm, CollectiveOps {
      * items of one side with the derived type of the other, as their type signatures agree.
      */
     private boolean converts(Buf b, TypeDesc t) {
-        return derived(t) && (packAll || zeroCopy(t) || b == null || b == Buf.IN_PLACE || b.isArray());
+        return derived(t) && (packAll || zeroCopy(t) || negative(t) || b == null || b == Buf.IN_PLACE || b.isArray());
+    }
+
+    /**
+     * Negative extents are packed on every backend: Open MPI 4.1's MPI_Gather (at the root) and
+     * MPI_Allgather (at sizes that are not powers of two) fail with MPI_ERR_INTERN on a receive
+     * type of negative extent (docs/datatypes.md).
+     */
+    private static boolean negative(TypeDesc t) {
+        return t.extent < 0;
     }
 
     private TypeDesc wire(Buf b, TypeDesc t) {

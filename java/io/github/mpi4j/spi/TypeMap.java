@@ -211,7 +211,8 @@ public final class TypeMap {
             long l = lbMarked ? markedLb : (lo == Long.MAX_VALUE ? 0 : lo);
             long u = ubMarked ? markedUb : (hi == Long.MIN_VALUE ? 0 : hi);
             long ext = u - l;
-            if (padStruct && !ubMarked && ext % align != 0) ext += align - ext % align;
+            // MPI-1 markers may put the upper bound below the lower one: a negative extent, left unpadded.
+            if (padStruct && !ubMarked && ext > 0 && ext % align != 0) ext += align - ext % align;
             return new TypeMap(Arrays.copyOf(disp, n), Arrays.copyOf(count, n), Arrays.copyOf(leaf, n), l, ext,
                     lbMarked, ubMarked);
         }

@@ -496,6 +496,396 @@ public class NegativeLayoutSuite {
         comm.barrier();
     }
 
+    // ---- negative extents: items going downward from the offset -----------------------------------
+
+    /** createResized with extent < 0 and types built from it: bounds as in MPI (Open MPI and MPICH agree). */
+    @RankTest
+    public void boundsOfNegativeExtents(Intracomm comm) {
+        Datatype r = committed(Datatype.createResized(MPI.INT, 0, -4));
+        Check.equal(0, r.getLb(), "resized(INT, 0, -4) lb");
+        Check.equal(-1, r.getExtent(), "resized(INT, 0, -4) extent");
+        Check.equal(-1, r.Ub(), "resized(INT, 0, -4) ub");
+        Check.equal(0, r.getTrueLb(), "resized(INT, 0, -4) true lb");
+        Check.equal(1, r.getTrueExtent(), "resized(INT, 0, -4) true extent");
+        Check.equal(1, r.getSize(), "resized(INT, 0, -4) size");
+        Datatype r2 = committed(Datatype.createResized(MPI.INT, -8, -12));
+        Check.equal(-2, r2.getLb(), "resized(INT, -8, -12) lb");
+        Check.equal(-3, r2.getExtent(), "resized(INT, -8, -12) extent");
+        Check.equal(-5, r2.Ub(), "resized(INT, -8, -12) ub");
+        // Copies at 0, -4, -8 bytes: lb markers 0, -4, -8 and ub markers -4, -8, -12 give lb -8, ub -4.
+        Datatype c = committed(Datatype.createContiguous(3, r));
+        Check.equal(-2, c.getLb(), "contiguous(3, r) lb");
+        Check.equal(1, c.getExtent(), "contiguous(3, r) extent");
+        Check.equal(-2, c.getTrueLb(), "contiguous(3, r) true lb");
+        Check.equal(3, c.getTrueExtent(), "contiguous(3, r) true extent");
+        // Blocks of two copies 3 extents (-12 bytes) apart: copies at 0, -4, -12, -16.
+        Datatype v = committed(Datatype.createVector(2, 2, 3, r));
+        Check.equal(-4, v.getLb(), "vector(2, 2, 3, r) lb");
+        Check.equal(3, v.getExtent(), "vector(2, 2, 3, r) extent");
+        Check.equal(-4, v.getTrueLb(), "vector(2, 2, 3, r) true lb");
+        Check.equal(5, v.getTrueExtent(), "vector(2, 2, 3, r) true extent");
+        // A subarray's extent is the whole array: 4 x -4 bytes; its items 1 and 2 lie at -4 and -8.
+        Datatype sa = committed(Datatype.createSubarray(new int[] {4}, new int[] {2}, new int[] {1}, MPI.ORDER_C, r));
+        Check.equal(0, sa.getLb(), "subarray over r lb");
+        Check.equal(-4, sa.getExtent(), "subarray over r extent");
+        Check.equal(-2, sa.getTrueLb(), "subarray over r true lb");
+        Check.equal(2, sa.getTrueExtent(), "subarray over r true extent");
+        // A struct with a gap (ints at bytes 0 and 8) resized to -12 bytes; two of them in a row.
+        Datatype s = committed(Datatype.createResized(Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.INT, MPI.INT}), 0, -12));
+        Check.equal(-12, s.getExtent(), "resized struct extent (bytes)");
+        Check.equal(12, s.getTrueExtent(), "resized struct true extent (bytes)");
+        Datatype s2 = committed(Datatype.createContiguous(2, s)); // counts ints: its leaves are ints
+        Check.equal(-3, s2.getLb(), "contiguous(2, resized struct) lb");
+        Check.equal(0, s2.getExtent(), "contiguous(2, resized struct) extent");
+        Check.equal(-3, s2.getTrueLb(), "contiguous(2, resized struct) true lb");
+        Check.equal(6, s2.getTrueExtent(), "contiguous(2, resized struct) true extent");
+        Check.equal(4, s2.getSize(), "contiguous(2, resized struct) size");
+        // mpiJava Struct: MPI.UB below MPI.LB is a negative extent by MPI-1's definition (ub - lb).
+        Datatype mj = committed(Datatype.Struct(new int[] {1, 1, 1}, new int[] {4, 0, 0},
+                new Datatype[] {MPI.LB, MPI.INT, MPI.UB}));
+        Check.equal(4, mj.Lb(), "mpiJava Struct Lb");
+        Check.equal(0, mj.Ub(), "mpiJava Struct Ub");
+        Check.equal(-4, mj.Extent(), "mpiJava Struct Extent");
+        Check.equal(1, mj.Size(), "mpiJava Struct Size");
+        Check.equal(0, mj.getTrueLb(), "mpiJava Struct true lb");
+        for (Datatype t : new Datatype[] {r, r2, c, v, sa, s, s2, mj}) t.free();
+        comm.barrier();
+    }
+
+    /** Item k of resized(INT, 0, -4) is element offset - k: sent from offset n - 1, n items go backwards. */
+    @RankTest
+    public void reverseByNegativeExtent(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int to = (rank + 1) % size, from = (rank + size - 1) % size;
+        int n = 7;
+        Datatype t = committed(Datatype.createResized(MPI.INT, 0, -4));
+        int[] reversed = new int[n];
+        for (int i = 0; i < n; i++) reversed[i] = value(from, n - 1 - i);
+
+        int[] got = filled(n);
+        comm.Sendrecv(source(rank, n), n - 1, n, t, to, 11, got, 0, n, MPI.INT, from, 11);
+        Check.arrays(reversed, got, "array, mpiJava offset n-1, received as plain ints");
+        int[] into = filled(n + 1);
+        mpi.Status st = comm.Sendrecv(source(rank, n), 0, n, MPI.INT, to, 12, into, n, n + 1, t, from, 12);
+        int[] want = filled(n + 1);
+        for (int i = 0; i < n; i++) want[n - i] = value(from, i);
+        Check.arrays(want, into, "plain ints received with the negative extent from offset n (one item spare)");
+        Check.equal(n, st.getCount(t), "getCount in items of the negative-extent type");
+        Check.equal(n, st.getElements(t), "getElements of the negative-extent type");
+
+        // Direct buffers, mpiJava offset, blocking and non-blocking.
+        IntBuffer d = direct(source(rank, n));
+        int[] dGot = filled(n);
+        comm.Sendrecv(d, n - 1, n, t, to, 13, dGot, 0, n, MPI.INT, from, 13);
+        Check.arrays(reversed, dGot, "direct buffer, offset n-1");
+        IntBuffer dIn = direct(filled(n));
+        Request rq = comm.Irecv(dIn, n - 1, n, t, from, 14);
+        comm.Isend(source(rank, n), 0, n, MPI.INT, to, 14).waitFor();
+        rq.waitFor();
+        Check.arrays(reversed, array(dIn), "non-blocking receive into a direct buffer from offset n-1");
+
+        // Open MPI style: slices of an array and of a direct buffer reach below their start.
+        int[] sGot = filled(n);
+        Request r1 = comm.iRecv(sGot, n, MPI.INT, from, 15);
+        comm.iSend(MPI.slice(source(rank, n), n - 1), n, t, to, 15).waitFor();
+        r1.waitFor();
+        Check.arrays(reversed, sGot, "iSend of an array slice");
+        int[] bGot = filled(n);
+        Request r2 = comm.iRecv(bGot, n, MPI.INT, from, 16);
+        comm.send(MPI.slice(direct(source(rank, n)), n - 1), n, t, to, 16);
+        r2.waitFor();
+        Check.arrays(reversed, bGot, "send of a direct buffer slice");
+
+        // Persistent: packed again at each start.
+        int[] src = source(rank, n);
+        mpi.Prequest ps = comm.Send_init(src, n - 1, n, t, to, 17);
+        for (int round = 0; round < 2; round++) {
+            int[] pg = filled(n);
+            Request pr = comm.Irecv(pg, 0, n, MPI.INT, from, 17);
+            ps.start();
+            ps.waitFor();
+            pr.waitFor();
+            int[] w = new int[n];
+            for (int i = 0; i < n; i++) w[i] = value(from, n - 1 - i) + round;
+            Check.arrays(w, pg, "persistent send, round " + round);
+            for (int i = 0; i < n; i++) src[i]++;
+        }
+        ps.free();
+        t.free();
+        comm.barrier();
+    }
+
+    /** Bases with gaps (a vector, a struct over int[]) resized to a negative extent: gaps keep their contents. */
+    @RankTest
+    public void gapsWithNegativeExtent(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        int to = (rank + 1) % size, from = (rank + size - 1) % size;
+        // Ints at 0 and 2, items 4 ints apart going down: 3 items from offset 8 are 8, 10, 4, 6, 0, 2.
+        Datatype vec = Datatype.createVector(2, 1, 2, MPI.INT);
+        Datatype g = committed(Datatype.createResized(vec, 0, -16));
+        int[] order = {8, 10, 4, 6, 0, 2};
+        // Ints at bytes 0 and 8, items 3 ints apart going down: 3 items from offset 6 are 6, 8, 3, 5, 0, 2.
+        Datatype st = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.INT, MPI.INT});
+        Datatype s = committed(Datatype.createResized(st, 0, -12));
+        int[] sOrder = {6, 8, 3, 5, 0, 2};
+        for (int form = 0; form < 2; form++) {
+            Datatype t = form == 0 ? g : s;
+            int[] ord = form == 0 ? order : sOrder;
+            int off = ord[0], len = off + 3;
+            String what = form == 0 ? "resized vector" : "resized struct";
+            int[] got = filled(6);
+            comm.Sendrecv(source(rank, len), off, 3, t, to, 21, got, 0, 6, MPI.INT, from, 21);
+            int[] want = new int[6];
+            for (int i = 0; i < 6; i++) want[i] = value(from, ord[i]);
+            Check.arrays(want, got, what + ": sent from an array");
+            IntBuffer into = direct(filled(len));
+            Request r = comm.Irecv(into, off, 3, t, from, 22);
+            comm.Send(source(rank, 6), 0, 6, MPI.INT, to, 22);
+            mpi.Status status = r.waitStatus();
+            int[] w = filled(len);
+            for (int i = 0; i < 6; i++) w[ord[i]] = value(from, i);
+            Check.arrays(w, array(into), what + ": received into a direct buffer, the gaps kept");
+            Check.equal(3, status.getCount(t), what + ": getCount");
+            Check.equal(6, status.getElements(t), what + ": getElements");
+            // A message ending inside the second item: 3 ints are one whole item and one int.
+            int[] part = filled(len);
+            mpi.Status ps = comm.Sendrecv(source(rank, 3), 0, 3, MPI.INT, to, 23, part, off, 3, t, from, 23);
+            Check.equal(MPI.UNDEFINED, ps.getCount(t), what + ": getCount of a partial item");
+            Check.equal(3, ps.getElements(t), what + ": getElements of a partial item");
+            int[] wp = filled(len);
+            for (int i = 0; i < 3; i++) wp[ord[i]] = value(from, i);
+            Check.arrays(wp, part, what + ": a partial message fills the first items");
+            // pack / unpack / packSize: the packed form is the data in type-map order.
+            Check.equal(24, comm.packSize(3, t), what + ": packSize");
+            byte[] packed = new byte[24];
+            Check.equal(24, comm.Pack(source(rank, len), off, 3, t, packed, 0), what + ": Pack position");
+            int[] flat = new int[6];
+            comm.unpack(packed, 0, flat, 6, MPI.INT);
+            int[] wf = new int[6];
+            for (int i = 0; i < 6; i++) wf[i] = value(rank, ord[i]);
+            Check.arrays(wf, flat, what + ": packed in type-map order");
+            int[] back = filled(len);
+            comm.unpack(packed, 0, MPI.slice(back, off), 3, t);
+            int[] wb = filled(len);
+            for (int i : ord) wb[i] = value(rank, i);
+            Check.arrays(wb, back, what + ": unpacked into a slice, the gaps kept");
+        }
+        for (Datatype t : new Datatype[] {vec, g, st, s}) t.free();
+        comm.barrier();
+    }
+
+    /**
+     * Collectives with negative extents: rank i's chunk starts i * count * extent from the offset
+     * (downward), v-displacements count extents; arrays and direct buffers, blocking and not.
+     */
+    @RankTest
+    public void collectivesWithNegativeExtent(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize(), root = size - 1;
+        Datatype t = committed(Datatype.createResized(MPI.INT, 0, -4));
+        Datatype g = committed(Datatype.createResized(Datatype.createVector(2, 1, 2, MPI.INT), 0, -16));
+        int[] gOrder = {8, 10, 4, 6, 0, 2}; // the elements 3 items of g select from offset 8
+        int n = 3, all = n * size;
+
+        // Bcast: the gaps of g keep their contents on the receivers.
+        for (int round = 0; round < 2; round++) {
+            int[] b = rank == root ? source(rank, 11) : filled(11);
+            if (round == 0) {
+                comm.Bcast(b, 8, 3, g, root);
+            } else {
+                comm.iBcast(MPI.slice(b, 8), 3, g, root).waitFor();
+            }
+            int[] w = rank == root ? source(rank, 11) : filled(11);
+            for (int e : gOrder) w[e] = value(root, e);
+            Check.arrays(w, b, "bcast of the resized vector" + (round == 1 ? " (iBcast of a slice)" : ""));
+        }
+
+        // Scatter: item k of the root's buffer is element all-1-k; rank i gets items i*n .. i*n+n-1.
+        int[] sc = filled(n);
+        comm.Scatter(rank == root ? source(root, all) : null, all - 1, n, t, sc, 0, n, MPI.INT, root);
+        int[] ws = new int[n];
+        for (int j = 0; j < n; j++) ws[j] = value(root, all - 1 - (rank * n + j));
+        Check.arrays(ws, sc, "Scatter from the reverse type");
+        int[] sc2 = filled(n);
+        comm.iScatter(rank == root ? MPI.slice(source(root, all), all - 1) : null, n, t, sc2, n, MPI.INT, root)
+                .waitFor();
+        Check.arrays(ws, sc2, "iScatter from a slice with the reverse type");
+
+        // Gather into an array and into a direct buffer: rank i's item j lands at element all-1-(i*n+j).
+        int[] wg = new int[all];
+        for (int i = 0; i < size; i++) for (int j = 0; j < n; j++) wg[all - 1 - (i * n + j)] = value(i, j);
+        int[] ga = filled(all);
+        comm.Gather(source(rank, n), 0, n, MPI.INT, ga, all - 1, n, t, root);
+        if (rank == root) Check.arrays(wg, ga, "Gather with the reverse type");
+        IntBuffer gd = direct(filled(all));
+        comm.iGather(source(rank, n), n, MPI.INT, MPI.slice(gd, all - 1), n, t, root).waitFor();
+        if (rank == root) Check.arrays(wg, array(gd), "iGather into a direct buffer slice");
+
+        // Allgather into a direct buffer, mpiJava offset.
+        IntBuffer ag = direct(filled(all));
+        comm.Allgather(source(rank, n), 0, n, MPI.INT, ag, all - 1, n, t);
+        Check.arrays(wg, array(ag), "Allgather into a direct buffer with the reverse type");
+
+        // Allgatherv: rank i sends i+1 ints, placed at displs[i] = i*(i+1)/2 + i items (a one-item gap after each).
+        int[] counts = new int[size], displs = new int[size];
+        for (int i = 0; i < size; i++) {
+            counts[i] = i + 1;
+            displs[i] = i * (i + 1) / 2 + i;
+        }
+        int span = displs[size - 1] + counts[size - 1];
+        int[] wv = filled(span);
+        for (int i = 0; i < size; i++) for (int j = 0; j < counts[i]; j++) wv[span - 1 - (displs[i] + j)] = value(i, j);
+        for (int round = 0; round < 2; round++) {
+            int[] av = filled(span);
+            if (round == 0) {
+                comm.Allgatherv(source(rank, rank + 1), 0, rank + 1, MPI.INT, av, span - 1, counts, displs, t);
+            } else {
+                comm.iAllGatherv(source(rank, rank + 1), rank + 1, MPI.INT, MPI.slice(av, span - 1), counts, displs,
+                        t).waitFor();
+            }
+            Check.arrays(wv, av, "allgatherv with the reverse type" + (round == 1 ? " (non-blocking)" : ""));
+        }
+        IntBuffer avd = direct(filled(span));
+        comm.allGatherv(source(rank, rank + 1), rank + 1, MPI.INT, MPI.slice(avd, span - 1), counts, displs, t);
+        Check.arrays(wv, array(avd), "allGatherv into a direct buffer slice");
+
+        // Alltoall: the chunk for rank i is item i, element size-1-i.
+        int[] at = filled(size);
+        comm.Alltoall(source(rank, size), size - 1, 1, t, at, 0, 1, MPI.INT);
+        int[] wa = new int[size];
+        for (int i = 0; i < size; i++) wa[i] = value(i, size - 1 - rank);
+        Check.arrays(wa, at, "Alltoall from the reverse type");
+
+        // Allreduce SUM over the resized vector (arrays and direct buffers, blocking and not): element e of
+        // the selection gets the sum over ranks, the gaps keep their contents.
+        int[] wr = filled(11);
+        for (int e : gOrder) {
+            wr[e] = 0;
+            for (int q = 0; q < size; q++) wr[e] += value(q, e);
+        }
+        int[] ra = filled(11);
+        comm.Allreduce(source(rank, 11), 8, ra, 8, 3, g, MPI.SUM);
+        Check.arrays(wr, ra, "Allreduce SUM over the resized vector");
+        IntBuffer rd = direct(filled(11));
+        comm.iAllReduce(MPI.slice(direct(source(rank, 11)), 8), MPI.slice(rd, 8), 3, g, MPI.SUM).waitFor();
+        Check.arrays(wr, array(rd), "iAllReduce SUM over the resized vector, direct buffer slices");
+        int[] red = filled(11);
+        comm.Reduce(source(rank, 11), 8, red, 8, 3, g, MPI.SUM, root);
+        if (rank == root) Check.arrays(wr, red, "Reduce SUM over the resized vector");
+        // Scan with the reverse type: element-wise, so each element gets its prefix sum.
+        int[] scan = filled(n);
+        comm.Scan(source(rank, n), n - 1, scan, n - 1, n, t, MPI.SUM);
+        int[] wsc = new int[n];
+        for (int j = 0; j < n; j++) for (int q = 0; q <= rank; q++) wsc[j] += value(q, j);
+        Check.arrays(wsc, scan, "Scan SUM with the reverse type");
+        t.free();
+        g.free();
+        comm.barrier();
+    }
+
+    /** Overruns with a negative extent, in both directions: the lowest item is the last, the highest the first. */
+    @RankTest
+    public void negativeExtentBounds(Intracomm comm) {
+        int rank = comm.getRank();
+        Datatype t = committed(Datatype.createResized(MPI.INT, 0, -4));
+        // Four items from offset 2 reach element -1: 12 bytes below the offset, 8 there.
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Send(new int[8], 2, 4, t, rank, 31), "-12", "only 8 bytes",
+                "extent -4");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Recv(new int[8], 2, 4, t, rank, 31), "only 8 bytes");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Send(direct(new int[8]), 1, 3, t, rank, 31), "only 4 bytes");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.send(new int[8], 2, t, rank, 31), "only 0 bytes");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.pack(new int[8], 2, t, new byte[8], 0), "inbuf");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.unpack(new byte[8], 0, new int[8], 2, t), "outbuf");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Bcast(new int[8], 0, 2, t, 0), "only 0 bytes");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Allgather(new int[2], 0, 2, MPI.INT, new int[8], 0, 2, t),
+                "recvbuf");
+        // Upward: the first item is the highest. An int at byte 8 of each item: item 0 at offset 2 ends at element 5.
+        Datatype hi = committed(Datatype.createResized(Datatype.createHIndexed(new int[] {1}, new int[] {8},
+                MPI.INT), 0, -4));
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Send(new int[4], 2, 3, hi, rank, 32), "needs 3 elements");
+        Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.Send(direct(new int[4]), 2, 1, hi, rank, 32), "needs 3");
+        // Fits exactly: items at 2, 1, 0 hold elements 4, 3, 2.
+        int[] got = filled(3);
+        comm.Sendrecv(source(rank, 5), 2, 3, hi, rank, 33, got, 0, 3, MPI.INT, rank, 33);
+        Check.arrays(new int[] {value(rank, 4), value(rank, 3), value(rank, 2)}, got, "fits from offset 2 of int[5]");
+        t.free();
+        hi.free();
+        comm.barrier();
+    }
+
+    /** Where mpi4j does not support negative extents, the call is refused before anything moves, naming them. */
+    @RankTest
+    public void negativeExtentRefusals(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize();
+        Datatype t = committed(Datatype.createResized(MPI.INT, 0, -4));
+        // User-defined ops: the function sees items staged one extent apart, upward.
+        mpi.Op mine = new mpi.Op(new mpi.UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) {
+            }
+        }, true);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> comm.Allreduce(new int[4], 3, new int[4], 3, 2, t, mine),
+                "negative extent (-4 bytes)", "user-defined ops");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> mpi.Comm.reduceLocal(new int[1], new int[1], 1, t, mine),
+                "negative extent");
+        // Neighbourhood, intercommunicator and allToAllw calls.
+        CartComm ring = comm.createCart(new int[] {size}, new boolean[] {true}, false);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> ring.neighborAllGather(new int[1], 1, t, new int[2], 1,
+                t), "neighbourhood collectives", "-4");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> ring.iNeighborAllToAll(new int[2], 1, MPI.INT, new int[2],
+                1, t), "neighbourhood collectives");
+        ring.free();
+        Datatype[] ts = new Datatype[size];
+        Arrays.fill(ts, t);
+        int[] ones = new int[size], zero = new int[size];
+        Arrays.fill(ones, 1);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> comm.allToAllw(new int[4], ones, zero, ts, new int[4],
+                ones, zero, ts), "allToAllw", "negative extent");
+        if (size >= 2) {
+            int color = rank % 2;
+            Intracomm local = comm.split(color, rank);
+            Intercomm inter = comm.createIntercomm(local, 0, color == 0 ? 1 : 0, 93);
+            Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> inter.allGather(new int[1], 1, t, new int[size], 1,
+                    t), "intercommunicator collectives", "-4");
+            Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> inter.iBcast(new int[1], 1, t, 0),
+                    "intercommunicator collectives");
+            inter.free();
+            local.free();
+        }
+        // One-sided windows: origin and target types.
+        IntBuffer base = direct(filled(4));
+        mpi.Win win = new mpi.Win(base, 4, 1, MPI.INFO_NULL, comm);
+        win.fence(0);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.put(direct(new int[1]), 1, t, rank, 0, 1, MPI.INT),
+                "Win.put", "one-sided windows", "-4");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.get(direct(new int[1]), 1, MPI.INT, rank, 0, 1, t),
+                "one-sided windows");
+        win.fence(0);
+        win.free();
+        Check.arrays(filled(4), array(base), "nothing moved into the window");
+        // File views (MPI wants filetype displacements that do not decrease) and file data accesses.
+        java.nio.file.Path dir = FileSuite.sharedDir(comm);
+        mpi.File f = new mpi.File(comm, dir.resolve("negext").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR
+                | MPI.MODE_DELETE_ON_CLOSE);
+        Check.throwsMpi(MPI.ERR_TYPE, () -> f.setView(0, MPI.INT, t, "native"), "File.setView", "file views", "-4");
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> f.write(MPI.slice(source(rank, 3), 2), 3, t),
+                "file data accesses");
+        f.close();
+        FileSuite.removeDir(comm, dir);
+        // Struct fields are laid out upward.
+        Check.throwsMpi(MPI.ERR_TYPE, () -> new mpi.Struct() {
+            private final int field = addData(t);
+
+            @Override
+            protected Data newData() {
+                return null;
+            }
+        }, "Struct.addData", "negative extent");
+        mine.free();
+        t.free();
+        comm.barrier();
+    }
+
     // ---- bad input ------------------------------------------------------------------------------------
 
     /** File views: MPI requires etype and filetype displacements >= 0, so a reverse vector is refused there. */

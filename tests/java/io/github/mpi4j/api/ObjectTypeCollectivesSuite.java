@@ -499,16 +499,78 @@ public class ObjectTypeCollectivesSuite {
         for (int r = 0; r < size; r++) Check.equal(value(r, 0), got[r], "Allgather after the failure");
     }
 
-    /** createResized with a negative extent stays refused (docs/datatypes.md says why), naming the value. */
+    /**
+     * A negative extent over MPI.OBJECT (createResized(Vector(2, 1, 2), 0, -4)): item k starts 4k
+     * elements below the offset and selects its elements 0 and 2, in point-to-point, gather,
+     * allgather(v) and pack/unpack; a user op over it is refused (its items are staged upward).
+     */
     @RankTest
-    public void negativeExtentRefused(Intracomm comm) {
-        Check.throwsMpi(MPI.ERR_ARG, () -> Datatype.createResized(MPI.INT, 0, -4), "createResized", "extent -4",
-                "not supported");
-        Check.throwsMpi(MPI.ERR_ARG, () -> Datatype.createResized(MPI.OBJECT, 2, -1), "extent -1");
-        Datatype zero = Datatype.createResized(MPI.INT, 0, 0); // zero is allowed
-        zero.commit();
-        Check.equal(0, zero.getExtent(), "extent 0");
-        zero.free();
-        comm.Barrier();
+    public void negativeExtentOverObjects(Intracomm comm) {
+        int rank = comm.getRank(), size = comm.getSize(), root = size - 1;
+        int to = (rank + 1) % size, from = (rank + size - 1) % size;
+        Datatype vec = Datatype.Vector(2, 1, 2, MPI.OBJECT);
+        Datatype t = Datatype.createResized(vec, 0, -4);
+        t.commit();
+        Check.equal(-4, t.getExtent(), "extent in objects");
+        Check.equal(0, t.getLb(), "lb");
+        Check.equal(3, t.getTrueExtent(), "true extent");
+        // Two items from offset 4 select 4, 6, 0, 2.
+        Object[] got = filled(4);
+        comm.Sendrecv(values(rank, 7), 4, 2, t, to, 41, got, 0, 4, MPI.OBJECT, from, 41);
+        Check.arrays(new Object[] {value(from, 4), value(from, 6), value(from, 0), value(from, 2)}, got,
+                "two items from offset 4, received as plain objects");
+        Object[] into = filled(7);
+        comm.Sendrecv(values(rank, 4), 0, 4, MPI.OBJECT, to, 42, into, 4, 2, t, from, 42);
+        Object[] want = filled(7);
+        int[] sel = {4, 6, 0, 2};
+        for (int i = 0; i < 4; i++) want[sel[i]] = value(from, i);
+        Check.arrays(want, into, "received into two items from offset 4, the gaps untouched");
+
+        // Gather and allgather: rank i's item starts 4i elements below the offset 4(size-1).
+        int off = 4 * (size - 1), len = off + 3;
+        Object[] wg = filled(len);
+        for (int i = 0; i < size; i++) {
+            wg[off - 4 * i] = value(i, 0);
+            wg[off - 4 * i + 2] = value(i, 1);
+        }
+        Object[] g = filled(len);
+        comm.Gather(values(rank, 2), 0, 2, MPI.OBJECT, g, off, 1, t, root);
+        if (rank == root) Check.arrays(wg, g, "Gather into the negative-extent type");
+        Object[] ag = filled(len);
+        comm.Allgather(values(rank, 2), 0, 2, MPI.OBJECT, ag, off, 1, t);
+        Check.arrays(wg, ag, "Allgather into the negative-extent type");
+        // Allgatherv: rank i's one item at displacement 2i (extents), so 8i elements below the offset.
+        int[] counts = new int[size], displs = new int[size];
+        for (int i = 0; i < size; i++) {
+            counts[i] = 1;
+            displs[i] = 2 * i;
+        }
+        int voff = 8 * (size - 1), vlen = voff + 3;
+        Object[] wv = filled(vlen);
+        for (int i = 0; i < size; i++) {
+            wv[voff - 8 * i] = value(i, 0);
+            wv[voff - 8 * i + 2] = value(i, 1);
+        }
+        Object[] av = filled(vlen);
+        comm.Allgatherv(values(rank, 2), 0, 2, MPI.OBJECT, av, voff, counts, displs, t);
+        Check.arrays(wv, av, "Allgatherv into the negative-extent type");
+
+        // Pack and unpack follow the type map from the offset.
+        byte[] packed = new byte[4096];
+        int end = comm.Pack(values(rank, 7), 4, 2, t, packed, 0);
+        Object[] back = filled(7);
+        comm.Unpack(packed, 0, back, 4, 2, t);
+        Object[] wb = filled(7);
+        for (int e : sel) wb[e] = value(rank, e);
+        Check.arrays(wb, back, "Pack/Unpack with the negative-extent type");
+        Check.isTrue(end > 0, "Pack advanced the position");
+
+        Op mine = new Op(new ObjectCollectiveSuite.Concat(), true);
+        Check.throwsMpi(MPI.ERR_UNSUPPORTED_OPERATION, () -> comm.Allreduce(values(rank, 7), 4, filled(7), 4, 2, t,
+                mine), "negative extent", "user-defined ops");
+        mine.free();
+        t.free();
+        vec.free();
+        comm.barrier();
     }
 }
