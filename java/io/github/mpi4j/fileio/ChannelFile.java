@@ -23,6 +23,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,7 +48,7 @@ public final class ChannelFile implements BackendFile {
     private final SharedPointer shared;
     private final ReentrantLock atomicLock;
     /** The view as set (replaced whole by setView; accesses take it at the call). */
-    private volatile View current = new View(0, 1, new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE));
+    private volatile View current = new View(0, 1, new ViewMap(0, io.github.mpi4j.spi.Predefined.T_BYTE), true);
     private volatile boolean atomic;
     private volatile Hints hints = Hints.DEFAULT;
     private final FileLanes lanes;
@@ -56,11 +57,18 @@ public final class ChannelFile implements BackendFile {
         final long disp;
         final long etypeSize;
         final ViewMap map;
+        /**
+         * Whether every rank's view is made of runs longer than {@link TwoPhase#SMALL_RUNS} bytes
+         * on average (agreed at setView): then "automatic" collective buffering never pays, and
+         * collective accesses skip the planning exchange (one collective a call fewer).
+         */
+        final boolean longRunsEverywhere;
 
-        View(long disp, long etypeSize, ViewMap map) {
+        View(long disp, long etypeSize, ViewMap map, boolean longRunsEverywhere) {
             this.disp = disp;
             this.etypeSize = etypeSize;
             this.map = map;
+            this.longRunsEverywhere = longRunsEverywhere;
         }
     }
 
@@ -283,9 +291,11 @@ public final class ChannelFile implements BackendFile {
     @Override
     public void setView(long disp, TypeDesc etype, TypeDesc filetype, String datarep) {
         lanes.blocking("File.setView", () -> {
-            this.current = new View(disp, Math.max(1, etype.size), new ViewMap(disp, filetype));
+            ViewMap map = new ViewMap(disp, filetype);
+            long[] shortRuns = comm.allGatherLongs("File.setView",
+                    new long[] {map.averageRun() > TwoPhase.SMALL_RUNS ? 0 : 1});
+            this.current = new View(disp, Math.max(1, etype.size), map, Arrays.stream(shortRuns).sum() == 0);
             // The shared pointer starts again at the view's first etype (MPI_File_set_view).
-            comm.barrier("File.setView");
             if (comm.rank() == 0) shared.set(0);
             comm.barrier("File.setView");
         });
@@ -389,14 +399,16 @@ public final class ChannelFile implements BackendFile {
      * and {@link TwoPhase#WORDS} a rank) rather than doing its own I/O and agreeing: collective
      * buffering not disabled, not atomic mode, more than one rank.
      */
-    private boolean planned(boolean write) {
-        return !(write ? hints.cbWrite : hints.cbRead).equals("disable") && !atomic && comm.size() > 1;
+    private boolean planned(View v, boolean write) {
+        String mode = write ? hints.cbWrite : hints.cbRead;
+        if (mode.equals("automatic") && v.longRunsEverywhere) return false; // TwoPhase.plan would say no
+        return !mode.equals("disable") && !atomic && comm.size() > 1;
     }
 
     /** readAtAll / writeAtAll: two-phase when it pays (see {@link TwoPhase}), else each rank's own I/O. */
     private long collective(String call, View v, boolean write, long offset, Buf buf, int count, TypeDesc type) {
         long p = offset * v.etypeSize;
-        if (!planned(write)) {
+        if (!planned(v, write)) {
             Throwable failure = null;
             long n = 0;
             try {
@@ -409,13 +421,9 @@ public final class ChannelFile implements BackendFile {
         }
         long bytes = count * type.size;
         RuntimeException failure = null;
-        byte[] stream = null;
         TwoPhase.Access a = null;
         try {
-            stream = new byte[Math.toIntExact(bytes)];
-            if (write && bytes > 0) {
-                TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length), 0);
-            }
+            Math.toIntExact(bytes); // the exchange below carries the data in one array
             a = TwoPhase.Access.of(v.map, p, bytes);
         } catch (RuntimeException e) {
             failure = e;
@@ -436,18 +444,32 @@ public final class ChannelFile implements BackendFile {
         }
         TwoPhase.Plan plan = TwoPhase.plan(desc, comm.size(), hints, write ? hints.cbWrite : hints.cbRead);
         if (plan == null) {
+            // Each rank's own access, straight from (into) the user's memory where it is bytes in
+            // order (a direct buffer or byte[] with a contiguous type): packed only when it is not.
             long n = 0;
             Throwable f = null;
             try {
-                n = write ? writeStream(v, p, stream) : readStream(v, p, stream, buf, count, type);
+                n = write ? write(v, p, buf, count, type) : read(v, p, buf, count, type);
             } catch (RuntimeException e) {
                 f = e;
             }
             agree(call, comm, f);
             return n;
         }
+        // Two-phase: the data travels as one stream of the view's bytes in order.
+        byte[] stream = new byte[(int) bytes];
+        RuntimeException packing = null;
+        if (write && bytes > 0) {
+            try {
+                TypeMapCopy.pack(BufAccess.forJava(buf), type, count, new Buf(stream, BaseKind.BYTE, 0, stream.length),
+                        0);
+            } catch (RuntimeException e) {
+                packing = e; // the exchange still runs (the others wait for it); every rank then fails
+            }
+        }
         RuntimeException f = write ? TwoPhase.write(call, comm, channel, plan, a, stream)
                 : TwoPhase.read(call, comm, channel, plan, a, stream);
+        if (f == null) f = packing;
         long n = bytes;
         if (f == null && !write) {
             try {
@@ -562,7 +584,7 @@ public final class ChannelFile implements BackendFile {
         boolean write = name.startsWith("write") || name.startsWith("iWrite");
         // The first exchange of every data collective: a negative entry means "failed here".
         lanes.blocking(call, () -> {
-            if (!name.contains("Ordered") && planned(write)) {
+            if (!name.contains("Ordered") && planned(current, write)) {
                 long[] mine = new long[TwoPhase.WORDS + 1];
                 mine[0] = -Math.max(1, errorClass);
                 comm.allGatherLongs(call, mine);

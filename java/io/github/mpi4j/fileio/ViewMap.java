@@ -29,6 +29,14 @@ public final class ViewMap {
         this.tileExtent = filetype.extent;
     }
 
+    /**
+     * Bytes a run of this view holds on average: the filetype's size over its blocks (blocks that
+     * happen to touch count apart, so this errs low); unbounded for a contiguous view.
+     */
+    public long averageRun() {
+        return map == null ? Long.MAX_VALUE : tileBytes / Math.max(1, map.blocks());
+    }
+
     /** Whether the view is one run of bytes from the displacement. */
     public boolean isContiguous() {
         return map == null;
