@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.buffer.NativeCopy;
 import io.github.mpi4j.buffer.OpRules;
 import io.github.mpi4j.spi.BackendComm;
 import io.github.mpi4j.spi.BackendWindow;
@@ -376,7 +377,7 @@ public final class Win implements Freeable {
                             Datatype targetType) {
         int n = hereBytes(origin, count, type, target, disp, targetCount, targetType);
         if (n < 0) return false;
-        loadStore[target].put((int) (disp * dispUnits[target]), (ByteBuffer) origin, 0, n);
+        NativeCopy.copy(loadStore[target], (int) (disp * dispUnits[target]), (ByteBuffer) origin, 0, n);
         opsSinceFence = true;
         return true;
     }
@@ -386,7 +387,7 @@ public final class Win implements Freeable {
                             Datatype targetType) {
         int n = hereBytes(origin, count, type, target, disp, targetCount, targetType);
         if (n < 0 || origin.isReadOnly()) return false;
-        ((ByteBuffer) origin).put(0, loadStore[target], (int) (disp * dispUnits[target]), n);
+        NativeCopy.copy((ByteBuffer) origin, 0, loadStore[target], (int) (disp * dispUnits[target]), n);
         opsSinceFence = true;
         return true;
     }

@@ -38,14 +38,18 @@ public final class OsuRma {
         Win win = Win.allocate(winBytes, 1, MPI.INFO_NULL, comm);
         ByteBuffer origin = MPI.newByteBuffer(winBytes);
         comm.barrier();
-        // JIT warm-up (as Osu does): 2 s of the timed method at small sizes, before any timing. The
-        // timed loop is a method of its own, so every size runs compiled code (a loop in main
-        // would run interpreted until on-stack replacement, inside the first size's timing).
+        // JIT warm-up (as Osu does): 2 s of the timed method at every size of the run, before any
+        // timing. The timed loop is a method of its own, so every size runs compiled code (a loop
+        // in main would run interpreted until on-stack replacement, inside the first size's
+        // timing), and every size's path is compiled (a path first met inside a timing would
+        // send the compiled method back to the interpreter there).
         if (rank == 0) {
             win.lockAll(0);
             long end = System.nanoTime() + 2_000_000_000L;
             while (System.nanoTime() < end) {
-                rounds(win, origin, bw, get, bw ? 64 : 8, 100);
+                for (long n = bw ? 4096 : 8; n <= max; n *= bw ? 16 : 8) {
+                    rounds(win, origin, bw, get, (int) n, bw ? 2 : 20);
+                }
             }
             win.unlockAll();
         }

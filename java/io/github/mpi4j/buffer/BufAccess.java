@@ -53,6 +53,7 @@ public final class BufAccess {
     public static void get(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
         if (len == 0) return;
         if (src.isNative()) src = forJava(src);
+        if (NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true)) return; // large: memcpy
         int k = src.kind.bytes;
         if (k > 1 && (srcOff % k != 0 || len % k != 0)) {
             getUnaligned(src, srcOff, dst, dstIndex, len);
@@ -131,6 +132,7 @@ public final class BufAccess {
     public static void put(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
         if (len == 0) return;
         if (dst.isNative()) dst = forJava(dst);
+        if (NativeCopy.tryCopy(dst, dstOff, src, srcIndex, len, false)) return; // large: memcpy
         int k = dst.kind.bytes;
         if (k > 1 && (dstOff % k != 0 || len % k != 0)) {
             putUnaligned(src, srcIndex, dst, dstOff, len);

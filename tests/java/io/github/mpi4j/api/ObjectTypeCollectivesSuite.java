@@ -26,6 +26,16 @@ public class ObjectTypeCollectivesSuite {
     private static final int EXTENT = 5;
     private static final int PER = 4;
 
+    /** {@code len} fill elements with rank i's two values at {@code off - step * i} and two further on. */
+    private static Object[] itemsGoingDown(int len, int off, int step, int size) {
+        Object[] want = filled(len);
+        for (int i = 0; i < size; i++) {
+            want[off - step * i] = value(i, 0);
+            want[off - step * i + 2] = value(i, 1);
+        }
+        return want;
+    }
+
     private static Object[] filled(int n) {
         Object[] a = new Object[n];
         Arrays.fill(a, UNTOUCHED);
@@ -528,11 +538,7 @@ public class ObjectTypeCollectivesSuite {
 
         // Gather and allgather: rank i's item starts 4i elements below the offset 4(size-1).
         int off = 4 * (size - 1), len = off + 3;
-        Object[] wg = filled(len);
-        for (int i = 0; i < size; i++) {
-            wg[off - 4 * i] = value(i, 0);
-            wg[off - 4 * i + 2] = value(i, 1);
-        }
+        Object[] wg = itemsGoingDown(len, off, 4, size);
         Object[] g = filled(len);
         comm.Gather(values(rank, 2), 0, 2, MPI.OBJECT, g, off, 1, t, root);
         if (rank == root) Check.arrays(wg, g, "Gather into the negative-extent type");
@@ -546,11 +552,7 @@ public class ObjectTypeCollectivesSuite {
             displs[i] = 2 * i;
         }
         int voff = 8 * (size - 1), vlen = voff + 3;
-        Object[] wv = filled(vlen);
-        for (int i = 0; i < size; i++) {
-            wv[voff - 8 * i] = value(i, 0);
-            wv[voff - 8 * i + 2] = value(i, 1);
-        }
+        Object[] wv = itemsGoingDown(vlen, voff, 8, size);
         Object[] av = filled(vlen);
         comm.Allgatherv(values(rank, 2), 0, 2, MPI.OBJECT, av, voff, counts, displs, t);
         Check.arrays(wv, av, "Allgatherv into the negative-extent type");

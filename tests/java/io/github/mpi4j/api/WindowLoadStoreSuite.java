@@ -40,7 +40,17 @@ public class WindowLoadStoreSuite {
      */
     @RankTest
     public void neighbourPutsAndGetsUnderLockAll(Intracomm comm) {
-        int rank = comm.getRank(), size = comm.getSize(), n = 8;
+        neighbourPutsAndGets(comm, 8);
+    }
+
+    /** As above with 32 KiB a put: copies above 16 KiB take memcpy (buffer.NativeCopy). */
+    @RankTest
+    public void largeNeighbourPutsAndGets(Intracomm comm) {
+        neighbourPutsAndGets(comm, 4096 + 3);
+    }
+
+    private static void neighbourPutsAndGets(Intracomm comm, int n) {
+        int rank = comm.getRank(), size = comm.getSize();
         int right = (rank + 1) % size, left = (rank + size - 1) % size;
         Win win = zeroed(comm, 8 * (n + 2), 8);
         ByteBuffer origin = MPI.newByteBuffer(8 * n);

@@ -1,0 +1,90 @@
+package io.github.mpi4j.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.mpi4j.nativeload.NativeLoader;
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Large copies through memcpy (NativeCopy, used by BufAccess and mpi.Win): every kind of memory
+ * at odd offsets and lengths against an element-by-element reference, a typed buffer of the
+ * other byte order (converted in Java, never copied raw), and ranges outside the memory refused
+ * before any byte moves.
+ */
+class NativeCopyTest {
+    private static final int N = NativeCopy.NATIVE_FROM + 24; // above the threshold, not a power of two
+
+    private static ByteBuffer ring(int bytes) {
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    @Test
+    void theLibraryIsLoadedSoMemcpyIsTested() {
+        assertTrue(NativeLoader.load("mpi4j_dl"), "libmpi4j_dl must load here: " + NativeLoader.detail("mpi4j_dl"));
+    }
+
+    @Test
+    void intArrayThroughARingAndBack() {
+        int[] a = new int[N / 4 + 10];
+        for (int i = 0; i < a.length; i++) a[i] = i * 7919 - 5;
+        ByteBuffer r = ring(N + 64);
+        BufAccess.get(new Buf(a, BaseKind.INT, 3, a.length - 3), 8, r, 12, N); // from element 5, to byte 12
+        for (int i = 0; i < N / 4; i++) assertEquals(a[5 + i], r.getInt(12 + 4 * i), "ring int " + i);
+        int[] back = new int[a.length];
+        BufAccess.put(r, 12, new Buf(back, BaseKind.INT, 1, back.length - 1), 4, N); // to element 2
+        for (int i = 0; i < back.length; i++) {
+            int want = i >= 2 && i < 2 + N / 4 ? a[5 + i - 2] : 0;
+            assertEquals(want, back[i], "array int " + i);
+        }
+    }
+
+    @Test
+    void byteArraysAndDirectBuffersAtOddOffsets() {
+        byte[] a = new byte[N + 9];
+        for (int i = 0; i < a.length; i++) a[i] = (byte) (i * 31 + 1);
+        ByteBuffer r = ring(N + 7);
+        BufAccess.get(new Buf(a, BaseKind.BYTE, 2, a.length - 2), 3, r, 7, N);
+        for (int i = 0; i < N; i++) assertEquals(a[5 + i], r.get(7 + i), "ring byte " + i);
+        ByteBuffer d = ring(N + 11);
+        BufAccess.put(r, 7, new Buf(d, BaseKind.BYTE, 0, d.capacity()), 11, N);
+        for (int i = 0; i < N; i++) assertEquals(a[5 + i], d.get(11 + i), "direct byte " + i);
+        ByteBuffer e = ring(N);
+        NativeCopy.copy(e, 0, d, 11, N);
+        for (int i = 0; i < N; i++) assertEquals(a[5 + i], e.get(i), "copied byte " + i);
+    }
+
+    @Test
+    void typedBuffersOfEitherByteOrderKeepTheirValues() {
+        int n = N / 8;
+        for (ByteOrder order : new ByteOrder[] {ByteOrder.nativeOrder(), ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+            DoubleBuffer v = ByteBuffer.allocateDirect(8 * n).order(order).asDoubleBuffer();
+            for (int i = 0; i < n; i++) v.put(i, i * 0.25 - 3);
+            ByteBuffer r = ring(8 * n);
+            BufAccess.get(new Buf(v, BaseKind.DOUBLE, 0, n), 0, r, 0, 8 * n);
+            for (int i = 0; i < n; i++) assertEquals(i * 0.25 - 3, r.getDouble(8 * i), order + " double " + i);
+            DoubleBuffer w = ByteBuffer.allocateDirect(8 * n).order(order).asDoubleBuffer();
+            BufAccess.put(r, 0, new Buf(w, BaseKind.DOUBLE, 0, n), 0, 8 * n);
+            for (int i = 0; i < n; i++) assertEquals(i * 0.25 - 3, w.get(i), order + " back " + i);
+        }
+    }
+
+    @Test
+    void rangesOutsideTheMemoryAreRefusedBeforeAnythingMoves() {
+        byte[] a = new byte[N];
+        ByteBuffer r = ring(N);
+        for (int i = 0; i < N; i++) r.put(i, (byte) 9);
+        Buf small = new Buf(a, BaseKind.BYTE, 0, N);
+        assertThrows(IndexOutOfBoundsException.class, () -> NativeCopy.tryCopy(small, 1, r, 0, N, false));
+        assertThrows(IndexOutOfBoundsException.class, () -> NativeCopy.tryCopy(small, 0, r, 1, N, true));
+        assertThrows(IndexOutOfBoundsException.class, () -> NativeCopy.copy(ring(N), 0, r, 8, N));
+        for (int i = 0; i < N; i++) assertEquals(0, a[i], "array byte " + i + " untouched");
+        for (int i = 0; i < N; i++) assertEquals(9, r.get(i), "ring byte " + i + " untouched");
+    }
+}
