@@ -12,6 +12,12 @@ JNIEXPORT jobject JNICALL Java_io_github_mpi4j_buffer_HostViews_view0(JNIEnv *en
     return (*env)->NewDirectByteBuffer(env, (void *)(intptr_t)address, bytes);
 }
 
+/* Where a direct buffer's element 0 lies (SliceOrigins finds slices inside their parents by it). */
+JNIEXPORT jlong JNICALL Java_io_github_mpi4j_buffer_HostViews_address0(JNIEnv *env, jclass cls, jobject buffer) {
+    (void)cls;
+    return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buffer);
+}
+
 /* Large copies for NativeCopy, where HotSpot's element loop is slower than memcpy. Java has
  * checked every range against its array or buffer; memmove, as two buffers may view the same
  * memory. */

@@ -45,5 +45,12 @@ public final class HostViews {
         return view0(b.address(), b.length).order(ByteOrder.nativeOrder());
     }
 
+    /** The address of direct buffer {@code b}'s element 0 (the library must be loaded: {@link #available}). */
+    static long addressOf(java.nio.Buffer b) {
+        return address0(b);
+    }
+
     private static native ByteBuffer view0(long address, long bytes);
+
+    private static native long address0(java.nio.Buffer b);
 }

@@ -62,8 +62,14 @@ public class ThirdPartyBuffersSuite {
             comm.sendRecv(MPI.slice(src, HALF), 2, back, me, 31, got, at.length, MPI.BYTE, me, 31);
             Check.arrays(expected, got, "send from MPI.slice(buf, 48)");
 
-            // A slice made without MPI.slice has no known parent: still refused, nothing read.
-            ByteBuffer plain = src.duplicate().position(HALF).slice();
+            // A Java slice of a buffer MPI.slice has cut from lies inside it, so it reaches into it too
+            // (found by address where libmpi4j_dl is loaded, as it is in the tests; docs/datatypes.md).
+            byte[] viaJava = new byte[at.length];
+            comm.pack(src.duplicate().position(HALF).slice(), 2, back, viaJava, 0);
+            Check.arrays(expected, viaJava, "pack from a Java slice of a buffer MPI.slice cut from");
+            // A Java slice of a buffer never given to MPI.slice has no known parent: refused, nothing read.
+            ByteBuffer fresh = MPI.newByteBuffer(MSZ);
+            ByteBuffer plain = fresh.duplicate().position(HALF).slice();
             Check.throwsMpi(MPI.ERR_BUFFER, () -> comm.pack(plain, 2, back, new byte[at.length], 0),
                     "before the offset");
         } finally {
