@@ -195,7 +195,7 @@ public final class Win implements Freeable {
 
     /** Throws unless an access epoch towards {@code target} is open here. */
     private void checkAccess(String call, int target) {
-        if (fenceEpoch || lockAll || locks[target] != 0 || contains(startGroup, target)) return;
+        if (fenceEpoch || passiveOpen(target) || contains(startGroup, target)) return;
         throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no access epoch towards rank " + target
                 + " is open; call fence, lock(" + target + "), lockAll or start first");
     }
@@ -279,7 +279,7 @@ public final class Win implements Freeable {
 
     /** Request-based operations (rPut, rGet, ...) are valid only in a passive-target epoch (MPI-3 11.3.5). */
     private void checkPassive(String call, int target) {
-        if (target == MPI.PROC_NULL || lockAll || locks[target] != 0) return;
+        if (target == MPI.PROC_NULL || passiveOpen(target)) return;
         throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": request-based RMA needs a passive-target epoch towards rank "
                 + target + " (lock(" + target + ") or lockAll), not a fence or start epoch");
     }
@@ -360,9 +360,8 @@ public final class Win implements Freeable {
      */
     private int hereBytes(Buffer origin, int count, Datatype type, int target, long disp, int targetCount,
                           Datatype targetType) {
-        if (loadStore == null || type != targetType || count != targetCount || !(origin instanceof ByteBuffer)
-                || target < 0 || target >= size || (!lockAll && locks[target] == 0) || impl == null
-                || !comm.session.active()) {
+        if (!shortcutTowards(target) || type != targetType || count != targetCount
+                || !(origin instanceof ByteBuffer)) {
             return -1;
         }
         TypeDesc t = type.descIfPrimitive();
@@ -370,6 +369,17 @@ public final class Win implements Freeable {
         long n = (long) count * t.size, start = disp * dispUnits[target];
         if (n > origin.capacity() || start + n > bytes[target]) return -1;
         return (int) n;
+    }
+
+    /** Whether the load/store shortcut may serve {@code target} now: memory mapped, a passive epoch, a live window. */
+    private boolean shortcutTowards(int target) {
+        return loadStore != null && target >= 0 && target < size && passiveOpen(target) && impl != null
+                && comm.session.active();
+    }
+
+    /** Whether this process holds a passive-target epoch (lock or lockAll) towards {@code target}. */
+    private boolean passiveOpen(int target) {
+        return lockAll || locks[target] != 0;
     }
 
     /** A put as a store into the target's memory, when {@link #hereBytes} allows it. */
@@ -394,10 +404,7 @@ public final class Win implements Freeable {
 
     /** A flush that only loads and stores need: a full memory fence, as osc/sm's. */
     private boolean flushHere(int target) {
-        if (loadStore == null || target < 0 || target >= size || pending[target] || (!lockAll && locks[target] == 0)
-                || impl == null || !comm.session.active()) {
-            return false;
-        }
+        if (!shortcutTowards(target) || pending[target]) return false;
         VarHandle.fullFence();
         return true;
     }
@@ -849,7 +856,7 @@ public final class Win implements Freeable {
         impl(call);
         if (target == MPI.PROC_NULL) return;
         checkRank(call, "targetRank", target);
-        if (!lockAll && locks[target] == 0) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + target
+        if (!passiveOpen(target)) throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + target
                 + " is not locked by this process (flush needs lock or lockAll)");
     }
 

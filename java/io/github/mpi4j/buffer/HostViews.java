@@ -25,9 +25,12 @@ public final class HostViews {
 
     private static final String LIBRARY = "mpi4j_dl";
 
-    /** Whether host memory can be viewed (loads the library once). */
+    /** Loaded once, when this class is first used (MPI.slice and large copies ask on every call). */
+    private static final boolean LOADED = NativeLoader.load(LIBRARY);
+
+    /** Whether host memory can be viewed (and the library's other helpers called: NativeCopy, addresses). */
     public static boolean available() {
-        return NativeLoader.load(LIBRARY);
+        return LOADED;
     }
 
     /** Why host memory cannot be viewed, or null when it can. */

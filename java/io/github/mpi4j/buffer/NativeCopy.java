@@ -1,6 +1,5 @@
 package io.github.mpi4j.buffer;
 
-import io.github.mpi4j.nativeload.NativeLoader;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import java.nio.Buffer;
@@ -23,14 +22,12 @@ public final class NativeCopy {
     /** Copies of at least this many bytes go to memcpy where the library is loaded. */
     public static final int NATIVE_FROM = 16 * 1024;
 
-    private static final boolean LOADED = NativeLoader.load("mpi4j_dl");
-
     /**
      * Copies {@code n} bytes between direct byte buffers at absolute indices (positions and
      * limits are neither used nor changed); by memcpy from {@link #NATIVE_FROM} bytes.
      */
     public static void copy(ByteBuffer dst, int dstAt, ByteBuffer src, int srcAt, int n) {
-        if (n >= NATIVE_FROM && LOADED && dst.isDirect() && src.isDirect() && !dst.isReadOnly()) {
+        if (n >= NATIVE_FROM && HostViews.available() && dst.isDirect() && src.isDirect() && !dst.isReadOnly()) {
             check(dstAt, n, dst.capacity(), "destination");
             check(srcAt, n, src.capacity(), "source");
             buffers0(dst, dstAt, src, srcAt, n);
@@ -46,7 +43,9 @@ public final class NativeCopy {
      * does not apply; the caller then copies in Java.
      */
     static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes) {
-        if (n < NATIVE_FROM || !LOADED || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) return false;
+        if (n < NATIVE_FROM || !HostViews.available() || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) {
+            return false;
+        }
         BaseKind k = b.kind;
         if (k == BaseKind.BOOLEAN || k == BaseKind.OBJECT) return false;
         Object base = b.base;
