@@ -272,6 +272,26 @@ public final class BufAccess {
     }
 
     /**
+     * The memory of direct buffer {@code b} as bytes, for transports that read and write byte
+     * buffers (TCP): a ByteBuffer whose index 0 is the first byte of {@code b}'s base buffer,
+     * so {@code b}'s byte {@code off} is at index {@code b.offset * b.kind.bytes + off}. The base
+     * itself for a direct ByteBuffer; a view for a typed direct buffer in this machine's byte
+     * order (through {@code libmpi4j_dl}). Null where there is none (not direct, read-only when
+     * {@code writable}, the other byte order, or the library not loaded): the caller then copies
+     * through a staging buffer.
+     */
+    public static ByteBuffer directBytes(Buf b, boolean writable) {
+        if (!(b.base instanceof Buffer)) return null;
+        Buffer base = (Buffer) b.base;
+        if (!base.isDirect() || (writable && base.isReadOnly())) return null;
+        if (base instanceof ByteBuffer) return (ByteBuffer) base;
+        if (b.kind == BaseKind.BOOLEAN || b.kind == BaseKind.OBJECT) return null;
+        if (!HostViews.available() || !NativeCopy.nativeOrder(base)) return null;
+        if ((long) base.capacity() * b.kind.bytes > Integer.MAX_VALUE) return null; // beyond a ByteBuffer's reach
+        return HostViews.bytesOf(base, b.kind.bytes);
+    }
+
+    /**
      * Copies {@code len} bytes from {@code src} (byte {@code srcOff}) to {@code dst} (byte
      * {@code dstOff}). Same-kind arrays use {@link System#arraycopy}; anything else goes through
      * a byte view.

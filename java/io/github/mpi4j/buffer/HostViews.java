@@ -53,6 +53,16 @@ public final class HostViews {
         return address0(b);
     }
 
+    /**
+     * The bytes of direct buffer {@code b} from its element 0 to its capacity as a native-order
+     * ByteBuffer (the library must be loaded: {@link #available}).
+     */
+    static ByteBuffer bytesOf(java.nio.Buffer b, int elementBytes) {
+        long bytes = (long) b.capacity() * elementBytes;
+        if (bytes == 0) return ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder());
+        return view0(address0(b), bytes).order(ByteOrder.nativeOrder());
+    }
+
     private static native ByteBuffer view0(long address, long bytes);
 
     private static native long address0(java.nio.Buffer b);

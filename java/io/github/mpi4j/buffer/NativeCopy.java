@@ -69,7 +69,7 @@ public final class NativeCopy {
      * Whether the buffer's bytes are its values in this machine's order: always for bytes; a
      * typed view of the other order is converted element by element in Java instead.
      */
-    private static boolean nativeOrder(Buffer b) {
+    static boolean nativeOrder(Buffer b) {
         java.nio.ByteOrder o;
         if (b instanceof ByteBuffer) return true;
         if (b instanceof java.nio.IntBuffer) o = ((java.nio.IntBuffer) b).order();

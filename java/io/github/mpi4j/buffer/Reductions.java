@@ -17,7 +17,8 @@ import java.nio.ByteOrder;
  * inout value unless the in value is strictly greater/smaller (as C MPI libraries do, which
  * also fixes what happens to NaN); MINLOC/MAXLOC break ties by the smaller index.
  *
- * <p>Arrays are reduced in place; buffers are reduced through temporary arrays.
+ * <p>Arrays are reduced in place; buffers are reduced a block at a time through two small
+ * per-thread arrays.
  */
 public final class Reductions {
     private Reductions() {
@@ -41,14 +42,53 @@ public final class Reductions {
             reduceValueInt(op.code, type, in, inOff, inout, inoutOff, count);
             return;
         }
-        int n = count * type.arrayElementsPerItem;
+        int per = type.arrayElementsPerItem;
         BaseKind k = type.arrayKind;
-        long bytes = (long) n * k.bytes;
-        Buf a = asArray(in, inOff, bytes, k);
-        Buf b = inout.isArray() && inout.kind == k ? slice(inout, inoutOff) : asArray(inout, inoutOff, bytes, k);
-        reduceArrays(op.code, type.layout, k, a.base, a.offset, b.base, b.offset, n);
-        if (b.base != inout.base) BufAccess.copy(b, 0, inout, inoutOff, bytes);
+        boolean inArray = in.isArray() && in.kind == k, inoutArray = inout.isArray() && inout.kind == k;
+        if (inArray && inoutArray) {
+            reduceArrays(op.code, type.layout, k, in.base, in.offset + (int) (inOff / k.bytes), inout.base,
+                    inout.offset + (int) (inoutOff / k.bytes), count * per);
+            return;
+        }
+        // A buffer operand (direct or typed memory, or an array of another kind) is reduced a
+        // block at a time through this thread's two block arrays: the copies stay in cache and
+        // nothing is allocated per call.
+        Object[] blocks = BLOCKS.get();
+        Object ia = blocks[2 * k.ordinal()], ib = blocks[2 * k.ordinal() + 1];
+        if (ia == null) {
+            blocks[2 * k.ordinal()] = ia = BufAccess.allocate(k, BLOCK_BYTES, false).base;
+            blocks[2 * k.ordinal() + 1] = ib = BufAccess.allocate(k, BLOCK_BYTES, false).base;
+        }
+        Buf blockIn = new Buf(ia, k, 0, BLOCK_BYTES / k.bytes), blockInout = new Buf(ib, k, 0, BLOCK_BYTES / k.bytes);
+        int itemsPerBlock = Math.max(1, BLOCK_BYTES / k.bytes / per);
+        long itemBytes = (long) per * k.bytes;
+        for (int done = 0; done < count; ) {
+            int items = Math.min(itemsPerBlock, count - done);
+            long at = (long) done * itemBytes, bytes = (long) items * itemBytes;
+            Object a = ia, b = ib;
+            int ao = 0, bo = 0;
+            if (inArray) {
+                a = in.base;
+                ao = in.offset + (int) ((inOff + at) / k.bytes);
+            } else {
+                BufAccess.copy(in, inOff + at, blockIn, 0, bytes);
+            }
+            if (inoutArray) {
+                b = inout.base;
+                bo = inout.offset + (int) ((inoutOff + at) / k.bytes);
+            } else {
+                BufAccess.copy(inout, inoutOff + at, blockInout, 0, bytes);
+            }
+            reduceArrays(op.code, type.layout, k, a, ao, b, bo, items * per);
+            if (!inoutArray) BufAccess.copy(blockInout, 0, inout, inoutOff + at, bytes);
+            done += items;
+        }
     }
+
+    /** Bytes of one block of a reduction with a buffer operand (two per thread and kind). */
+    private static final int BLOCK_BYTES = 32 * 1024;
+    private static final ThreadLocal<Object[]> BLOCKS =
+            ThreadLocal.withInitial(() -> new Object[2 * BaseKind.values().length]);
 
     /**
      * A predefined op on a derived type of one leaf (issue 10): element-wise over the leaf items
@@ -69,14 +109,6 @@ public final class Reductions {
 
     private static Buf slice(Buf b, long byteOff) {
         return byteOff == 0 ? b : b.plus((int) (byteOff / b.kind.bytes));
-    }
-
-    /** {@code b} from {@code off} as an array of kind {@code k}: itself when it is one, else a copy. */
-    private static Buf asArray(Buf b, long off, long bytes, BaseKind k) {
-        if (b.isArray() && b.kind == k) return slice(b, off);
-        Buf tmp = BufAccess.allocate(k, bytes, false);
-        BufAccess.copy(b, off, tmp, 0, bytes);
-        return tmp;
     }
 
     private static void reduceArrays(OpCode op, Layout layout, BaseKind k, Object in, int i0, Object io, int o0,

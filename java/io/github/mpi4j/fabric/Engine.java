@@ -220,6 +220,12 @@ final class Engine implements FrameSink {
         this.rendezvousOnly = new boolean[size];
     }
 
+    /** Whether the transport to {@code worldRank} moves direct buffers without a staging copy. */
+    boolean prefersDirectBuffers(int worldRank) {
+        Transport t = transportOf[worldRank];
+        return t != null && t.prefersDirectBuffers();
+    }
+
     // =====================================================================================
     // Sending
     // =====================================================================================

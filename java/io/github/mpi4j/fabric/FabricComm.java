@@ -40,6 +40,8 @@ final class FabricComm implements BackendComm, CollChannel {
     private final Collectives coll;
     private final SharedSlots slots;
     private final CollSequencer calls;
+    /** Some member is reached by a transport that moves direct buffers without a copy (TCP). */
+    private final boolean directTemporaries;
 
     FabricComm(FabricBackend backend, int[] members, int id) {
         this.backend = backend;
@@ -55,6 +57,9 @@ final class FabricComm implements BackendComm, CollChannel {
         this.nodes = new int[members.length];
         for (int i = 0; i < members.length; i++) nodes[i] = backend.nodeOfWorld(members[i]);
         this.slots = backend.sharedSlots(members);
+        boolean direct = false;
+        for (int m : members) direct |= m != engine.me && engine.prefersDirectBuffers(m);
+        this.directTemporaries = direct;
         this.calls = new CollSequencer(this, engine, collCtx, members);
         this.coll = new Collectives(this);
     }
@@ -151,6 +156,11 @@ final class FabricComm implements BackendComm, CollChannel {
     @Override
     public SharedSlots sharedSlots() {
         return slots;
+    }
+
+    @Override
+    public boolean directTemporaries() {
+        return directTemporaries;
     }
 
     /** What {@link #isend} returns for a message {@link Engine#sendNow} wrote at the call. */

@@ -95,6 +95,15 @@ public interface CollChannel {
         return null;
     }
 
+    /**
+     * Whether the collectives' temporaries should live in direct memory: some member is reached
+     * over a transport that reads and writes direct buffers without a copy and arrays through
+     * one (TCP). False (the default) keeps them in heap arrays, which reduce fastest.
+     */
+    default boolean directTemporaries() {
+        return false;
+    }
+
     /** A started operation. */
     interface CollOp {
         boolean isDone();

@@ -3,6 +3,7 @@ package io.github.mpi4j.fabric.coll;
 import io.github.mpi4j.buffer.BufAccess;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.TypeDesc;
 
 /**
@@ -43,8 +44,12 @@ final class CollContext {
 
     Buf scratch(int slot, TypeDesc t, long bytes) {
         Buf b = scratch[slot];
-        if (b == null || b.kind != tempKind(t) || b.byteLength() < bytes) {
-            b = temp(t, bytes);
+        // Over TCP a direct temporary is read and written without a staging copy (and reduced a
+        // block at a time); otherwise arrays, which the JIT vectorizes.
+        BaseKind kind = tempKind(t);
+        boolean direct = ch.directTemporaries() && t.layout == Layout.PRIMITIVE && kind != BaseKind.BOOLEAN;
+        if (b == null || b.kind != kind || b.byteLength() < bytes || b.isDirect() != direct) {
+            b = BufAccess.allocate(kind, Math.max(bytes, 0), direct);
             scratch[slot] = b;
         }
         return b;

@@ -130,10 +130,11 @@ public final class Collectives implements CollectiveOps {
             ShmAllReduce.run(ch, slots, s == Buf.IN_PLACE ? r : s, r, count, type, op, c.tag());
             return;
         }
-        if (n > 1 && count > 0 && !r.isArray() && op.code != OpCode.USER) {
-            // Reductions run on Java arrays (the JIT vectorizes them); a schedule that reduced
-            // into a direct buffer step by step would convert at every step. Work on one heap
-            // copy instead: one copy in, one copy out.
+        if (n > 1 && count > 0 && !r.isArray() && op.code != OpCode.USER && !ch.directTemporaries()) {
+            // Reductions run fastest on Java arrays (the JIT vectorizes them); a schedule that
+            // reduced into a direct buffer step by step would convert at every step. Work on one
+            // heap copy instead: one copy in, one copy out. Not over TCP, which moves the
+            // direct buffer itself without a copy (its temporaries are direct too).
             Buf work = c.scratch(0, type, len);
             ch.copy(s == Buf.IN_PLACE ? r : s, 0, work, 0, len);
             allReduce(c, Buf.IN_PLACE, work, count, type, op);

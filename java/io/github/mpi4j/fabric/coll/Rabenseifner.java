@@ -37,14 +37,10 @@ final class Rabenseifner {
                 long keepOff = at[keepLo] * ext, keepLen = (at[keepHi] - at[keepLo]) * ext;
                 ch.sendRecv(partner, buf, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
                         partner, tmp, keepOff, keepLen, tag);
-                long items = at[keepHi] - at[keepLo];
-                if (keepLow) {
-                    // partner (higher) data: mine op theirs
-                    ch.reduce(op, type, buf, keepOff, tmp, keepOff, items);
-                    ch.copy(tmp, keepOff, buf, keepOff, keepLen);
-                } else {
-                    ch.reduce(op, type, tmp, keepOff, buf, keepOff, items);
-                }
+                // Only commutative ops come here (Collectives sends the others to an order-keeping
+                // schedule), so the partner's half can be folded into this rank's own copy
+                // whichever side it comes from: no copy back.
+                ch.reduce(op, type, tmp, keepOff, buf, keepOff, at[keepHi] - at[keepLo]);
                 los[depth] = lo;
                 his[depth] = hi;
                 depth++;

@@ -12,13 +12,21 @@ import java.nio.channels.SocketChannel;
  * TCP between nodes (or between local ranks when forced): one non-blocking, authenticated
  * SocketChannel per peer, TCP_NODELAY. Frames are a 40-byte header and a payload; writes and
  * reads proceed as far as the socket allows and resume at the next poll. A payload whose
- * destination is known (a matched receive) is read straight into it — directly for direct
- * buffers, through a per-connection staging buffer for arrays. A frame claiming more than
+ * destination is known (a matched receive) is read straight into it, and payloads are written
+ * straight from the sender's memory: direct buffers (typed ones too) through their memory,
+ * arrays through {@link ArraySocketIo}; a per-connection staging buffer serves the rest (and
+ * every array where libmpi4j_dl is not loaded). A frame claiming more than
  * {@link #maxPayload()} bytes is a protocol violation: the connection is dropped without
  * allocating anything.
  */
 public final class TcpTransport implements Transport {
     private static final int STAGING = 256 * 1024;
+    /**
+     * Payloads up to this size that could be written straight from their memory are still
+     * copied next to their header (one write of one segment); larger ones go out with their
+     * header in one gathering write, uncopied.
+     */
+    private static final int COPY_MAX = 16 * 1024;
 
     private final Connection[] byPeer;
     private final Connection[] all;
@@ -27,19 +35,27 @@ public final class TcpTransport implements Transport {
     public static final class Connection {
         final int peer;
         final SocketChannel channel;
+        /** The socket's descriptor where arrays are read and written without staging ({@link ArraySocketIo}); else -1. */
+        final int fd;
         // writing
         final ByteBuffer outHeader = ByteBuffer.allocateDirect(Header.BYTES).order(ByteOrder.BIG_ENDIAN);
         final ByteBuffer outStage = ByteBuffer.allocateDirect(STAGING).order(ByteOrder.nativeOrder());
         OutFrame writing;
+        /** The payload's memory as bytes while a frame from a direct buffer is written; else null. */
+        ByteBuffer outBytes;
         int stageFill;
         int stageSent;
         /** The frame being written sits whole (header and payload) in outStage. */
         boolean combined;
+        /** Header and payload for a gathering write. */
+        final ByteBuffer[] gather = new ByteBuffer[2];
         // reading
         final ByteBuffer inHeader = ByteBuffer.allocateDirect(Header.BYTES).order(ByteOrder.BIG_ENDIAN);
         final ByteBuffer inStage = ByteBuffer.allocateDirect(STAGING).order(ByteOrder.nativeOrder());
         Header reading;
         FrameSink.Target target;
+        /** The target's memory as bytes while a payload is read into a direct buffer; else null. */
+        ByteBuffer inBytes;
         byte[] payload;
         int payloadDone;
         boolean lost;
@@ -48,6 +64,7 @@ public final class TcpTransport implements Transport {
             this.peer = peer;
             this.channel = channel;
             channel.configureBlocking(false);
+            this.fd = ArraySocketIo.descriptorOf(channel);
         }
 
         public int peer() {
@@ -88,18 +105,21 @@ public final class TcpTransport implements Transport {
                 f.progress = 0;
                 c.stageFill = 0;
                 c.stageSent = 0;
-                c.combined = f.header.payloadLen <= STAGING - Header.BYTES;
+                int len = f.header.payloadLen;
+                ByteBuffer direct = len > 0 && f.payload.isDirect() ? BufAccess.directBytes(f.payload, false) : null;
+                boolean straight = direct != null || (len > 0 && c.fd >= 0 && ArraySocketIo.applies(f.payload));
+                c.combined = len <= (straight ? COPY_MAX : STAGING - Header.BYTES);
                 if (c.combined) {
                     // Small frames leave in one write (one segment with TCP_NODELAY, one
                     // syscall): the header and payload are copied into the staging buffer.
                     f.header.write(c.outStage.duplicate().order(ByteOrder.BIG_ENDIAN), 0);
-                    int len = f.header.payloadLen;
                     if (len > 0) BufAccess.get(f.payload, f.payloadOff, c.outStage, Header.BYTES, len);
                     c.stageFill = Header.BYTES + len;
                 } else {
                     c.outHeader.clear();
                     f.header.write(c.outHeader, 0);
                     c.outHeader.limit(Header.BYTES).position(0);
+                    c.outBytes = direct;
                 }
             }
             if (c.combined) {
@@ -114,15 +134,16 @@ public final class TcpTransport implements Transport {
                 c.writing = null;
                 return true;
             }
+            int len = f.header.payloadLen;
             if (c.outHeader.hasRemaining()) {
-                c.channel.write(c.outHeader);
+                writeWithHeader(c, f, len);
                 if (c.outHeader.hasRemaining()) return false;
             }
-            int len = f.header.payloadLen;
             while (f.progress < len) {
                 if (!writePayload(c, f, len)) return false;
             }
             c.writing = null;
+            c.outBytes = null;
             return true;
         } catch (IOException e) {
             c.lost = true;
@@ -130,14 +151,49 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /**
+     * Writes the rest of the header and as much of the payload as the socket takes, in one
+     * gathering write where the payload's memory can be written straight (one segment for a
+     * message that fits, no copy); else the header alone.
+     */
+    private void writeWithHeader(Connection c, OutFrame f, int len) throws IOException {
+        Buf p = f.payload;
+        if (c.outBytes != null) {
+            ByteBuffer view = c.outBytes.duplicate();
+            int from = (int) ((long) p.offset * p.kind.bytes + f.payloadOff + f.progress);
+            view.limit(from + (int) (len - f.progress)).position(from);
+            c.gather[0] = c.outHeader;
+            c.gather[1] = view;
+            c.channel.write(c.gather);
+            c.gather[0] = c.gather[1] = null;
+            f.progress += view.position() - from;
+        } else if (len > 0 && c.fd >= 0 && ArraySocketIo.applies(p)) {
+            int head = c.outHeader.remaining();
+            int n = ArraySocketIo.writeWithHeader(c.fd, c.outHeader, c.outHeader.position(), head, p,
+                    f.payloadOff + f.progress, (int) (len - f.progress));
+            int h = Math.min(n, head);
+            c.outHeader.position(c.outHeader.position() + h);
+            f.progress += n - h;
+        } else {
+            c.channel.write(c.outHeader);
+        }
+    }
+
     /** Writes the next piece of the payload; false when the socket is full. */
     private boolean writePayload(Connection c, OutFrame f, int len) throws IOException {
         Buf p = f.payload;
-        if (p.isDirect() && p.kind == BaseKind.BYTE) {
-            ByteBuffer view = ((ByteBuffer) p.base).duplicate();
-            int from = p.offset + (int) (f.payloadOff + f.progress);
+        if (c.outBytes != null) {
+            // Straight from the direct buffer's memory (typed buffers too): no staging copy.
+            ByteBuffer view = c.outBytes.duplicate();
+            int from = (int) ((long) p.offset * p.kind.bytes + f.payloadOff + f.progress);
             view.limit(from + (int) (len - f.progress)).position(from);
             int n = c.channel.write(view);
+            f.progress += n;
+            return n > 0 || f.progress >= len;
+        }
+        if (c.fd >= 0 && ArraySocketIo.applies(p)) {
+            // Straight from the array: no staging copy.
+            int n = ArraySocketIo.write(c.fd, p, f.payloadOff + f.progress, (int) (len - f.progress));
             f.progress += n;
             return n > 0 || f.progress >= len;
         }
@@ -195,6 +251,7 @@ public final class TcpTransport implements Transport {
             c.reading = h;
             c.target = sink.onHeader(c.peer, h);
             c.payload = c.target == null || !c.target.direct() ? new byte[h.payloadLen] : null;
+            c.inBytes = c.payload == null && c.target.buf.isDirect() ? BufAccess.directBytes(c.target.buf, true) : null;
             c.payloadDone = 0;
         }
         Header h = c.reading;
@@ -204,6 +261,7 @@ public final class TcpTransport implements Transport {
             if (n == 0) return false;
         }
         c.reading = null;
+        c.inBytes = null;
         FrameSink.Target t = c.target;
         c.target = null;
         byte[] payload = c.payload;
@@ -215,23 +273,37 @@ public final class TcpTransport implements Transport {
     private int readPayload(Connection c, int len) throws IOException {
         int want = len - c.payloadDone;
         if (c.payload != null) {
-            ByteBuffer view = ByteBuffer.wrap(c.payload, c.payloadDone, want);
-            int n = c.channel.read(view);
+            int n;
+            if (c.fd >= 0) {
+                n = ArraySocketIo.read(c.fd, c.payload, BaseKind.BYTE, c.payloadDone, want);
+            } else {
+                n = c.channel.read(ByteBuffer.wrap(c.payload, c.payloadDone, want));
+            }
             if (n > 0) c.payloadDone += n;
             return n;
         }
         Buf t = c.target.buf;
-        if (t.isDirect() && t.kind == BaseKind.BYTE) {
-            ByteBuffer view = ((ByteBuffer) t.base).duplicate();
-            int from = t.offset + (int) c.target.off + c.payloadDone;
+        if (c.inBytes != null) {
+            // Straight into the direct buffer's memory (typed buffers too): no staging copy.
+            ByteBuffer view = c.inBytes.duplicate();
+            int from = (int) ((long) t.offset * t.kind.bytes + c.target.off + c.payloadDone);
             view.limit(from + want).position(from);
             int n = c.channel.read(view);
             if (n > 0) c.payloadDone += n;
             return n;
         }
-        // Arrays and typed buffers: through the staging buffer. A read may end inside an
-        // element (and a message of MPI.BYTE over an int[] may too): BufAccess writes partial
-        // elements by read-modify-write, so the next read completes them.
+        if (c.fd >= 0 && ArraySocketIo.applies(t)) {
+            // Straight into the array: no staging copy (a read may end inside an element; the
+            // next one completes it in place).
+            int n = ArraySocketIo.read(c.fd, t.base, t.kind, (long) t.offset * t.kind.bytes + c.target.off
+                    + c.payloadDone, want);
+            if (n > 0) c.payloadDone += n;
+            return n;
+        }
+        // Other memory (booleans, typed buffers of the other byte order, or no native library):
+        // through the staging buffer. A read may end inside an element (and a message of
+        // MPI.BYTE over an int[] may too): BufAccess writes partial elements by
+        // read-modify-write, so the next read completes them.
         ByteBuffer stage = c.inStage.duplicate();
         stage.clear().limit(Math.min(STAGING, want));
         int n = c.channel.read(stage);
@@ -239,6 +311,11 @@ public final class TcpTransport implements Transport {
         BufAccess.put(c.inStage, 0, t, c.target.off + c.payloadDone, n);
         c.payloadDone += n;
         return n;
+    }
+
+    @Override
+    public boolean prefersDirectBuffers() {
+        return true;
     }
 
     @Override

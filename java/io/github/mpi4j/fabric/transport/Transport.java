@@ -40,6 +40,15 @@ public interface Transport {
         return true;
     }
 
+    /**
+     * Whether payloads in direct buffers move without a staging copy while arrays take one (TCP:
+     * the socket reads and writes native memory). Collectives then keep their temporaries in
+     * direct memory.
+     */
+    default boolean prefersDirectBuffers() {
+        return false;
+    }
+
     /** Reads arriving frames and hands them to {@code sink}; returns how many it handled. */
     int poll(FrameSink sink);
 

@@ -62,6 +62,18 @@ class FabricProcessesTest {
         return tcp(CollectiveSuite.class, 3, 4);
     }
 
+    /**
+     * Every form of Java memory over TCP (arrays read and written by their descriptor, and
+     * staged with {@code MPI4J_TCP_ARRAY_IO=0}) and over shared memory.
+     */
+    @TestFactory
+    Stream<DynamicNode> streamedMemory() {
+        Stream<DynamicNode> staged = SuiteRunner.run(StreamedMemorySuite.class, Jobs.Launcher.MPI4JRUN,
+                List.of("--tcp"), Map.of("MPI4J_TCP_ARRAY_IO", "0"), 2);
+        return Stream.concat(Stream.concat(tcp(StreamedMemorySuite.class, 3), staged),
+                shm(StreamedMemorySuite.class, 2));
+    }
+
     /** Host memory by address over shared memory (rings and slots) and over TCP (writes from the view). */
     @TestFactory
     Stream<DynamicNode> nativeMemory() {

@@ -1,0 +1,138 @@
+package io.github.mpi4j.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
+import io.github.mpi4j.spi.OpDesc;
+import io.github.mpi4j.spi.Predefined;
+import io.github.mpi4j.spi.TypeDesc;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reductions with buffer operands go a block at a time through per-thread arrays: results must
+ * be those of a plain element loop whatever the operands (arrays, direct buffers of either byte
+ * order, a byte buffer holding doubles), offsets and counts (one item, several blocks and a
+ * remainder), pairs included.
+ */
+class ReductionsTest {
+    private static final OpDesc SUM = new OpDesc("MPI.SUM", OpCode.SUM, null, true);
+    private static final OpDesc MAX = new OpDesc("MPI.MAX", OpCode.MAX, null, true);
+    private static final OpDesc MINLOC = new OpDesc("MPI.MINLOC", OpCode.MINLOC, null, true);
+    /** More than three blocks of doubles and a remainder, and small counts. */
+    private static final int[] COUNTS = {1, 7, 4096, 13_001};
+
+    private static double inValue(int i) {
+        return (i * 37 % 101) - 50.5;
+    }
+
+    private static double inoutValue(int i) {
+        return (i * 53 % 97) - 40.25;
+    }
+
+    enum Form { ARRAY, DIRECT, DIRECT_SWAPPED, BYTES }
+
+    /** {@code values} placed after {@code pad} elements of padding, in the given form. */
+    private static Buf doubles(Form form, double[] values, int pad) {
+        int n = values.length + pad;
+        switch (form) {
+            case ARRAY: {
+                double[] a = new double[n];
+                System.arraycopy(values, 0, a, pad, values.length);
+                return new Buf(a, BaseKind.DOUBLE, 0, n);
+            }
+            case DIRECT:
+            case DIRECT_SWAPPED: {
+                ByteOrder order = form == Form.DIRECT ? ByteOrder.nativeOrder()
+                        : ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+                DoubleBuffer d = ByteBuffer.allocateDirect(8 * n).order(order).asDoubleBuffer();
+                for (int i = 0; i < values.length; i++) d.put(pad + i, values[i]);
+                return new Buf(d, BaseKind.DOUBLE, 0, n);
+            }
+            default: {
+                ByteBuffer b = ByteBuffer.allocateDirect(8 * n).order(ByteOrder.nativeOrder());
+                for (int i = 0; i < values.length; i++) b.putDouble(8 * (pad + i), values[i]);
+                return new Buf(b, BaseKind.BYTE, 0, 8 * n);
+            }
+        }
+    }
+
+    private static double[] read(Buf b, int pad, int count) {
+        double[] out = new double[count];
+        Buf whole = new Buf(out, BaseKind.DOUBLE, 0, count);
+        BufAccess.copy(b, 8L * pad, whole, 0, 8L * count);
+        return out;
+    }
+
+    @Test
+    void everyOperandFormGivesTheElementLoopsResult() {
+        for (int count : COUNTS) {
+            double[] in = new double[count], inout = new double[count];
+            for (int i = 0; i < count; i++) {
+                in[i] = inValue(i);
+                inout[i] = inoutValue(i);
+            }
+            for (OpDesc op : new OpDesc[] {SUM, MAX}) {
+                double[] expected = new double[count];
+                for (int i = 0; i < count; i++) {
+                    expected[i] = op == SUM ? in[i] + inout[i] : (in[i] > inout[i] ? in[i] : inout[i]);
+                }
+                for (Form fin : Form.values()) {
+                    for (Form fio : Form.values()) {
+                        Buf a = doubles(fin, in, 3), b = doubles(fio, inout, 5);
+                        Reductions.reduce(op, Predefined.T_DOUBLE, a, 24, b, 40, count);
+                        String what = op.name + " n=" + count + " in " + fin + " inout " + fio;
+                        assertArrayEquals(expected, read(b, 5, count), what);
+                        assertArrayEquals(in, read(a, 3, count), what + ": in unchanged");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void bytesAroundTheRangeAreLeftAlone() {
+        int count = 9_000;
+        double[] in = new double[count + 2], inout = new double[count + 2];
+        java.util.Arrays.fill(in, 1.0);
+        java.util.Arrays.fill(inout, 2.0);
+        Buf a = doubles(Form.DIRECT, in, 0), b = doubles(Form.DIRECT, inout, 0);
+        Reductions.reduce(SUM, Predefined.T_DOUBLE, a, 8, b, 8, count);
+        double[] after = read(b, 0, count + 2);
+        assertEquals(2.0, after[0], "element before the range");
+        assertEquals(2.0, after[count + 1], "element after the range");
+        for (int i = 1; i <= count; i++) assertEquals(3.0, after[i], "element " + i);
+    }
+
+    /** MINLOC over (value, index) pairs in direct buffers, over several blocks and a remainder. */
+    @Test
+    void pairsReduceThroughBlocks() {
+        int pairs = 10_001;
+        int[] in = new int[2 * pairs], inout = new int[2 * pairs];
+        for (int p = 0; p < pairs; p++) {
+            in[2 * p] = p % 5;
+            in[2 * p + 1] = 3;
+            inout[2 * p] = p % 7;
+            inout[2 * p + 1] = 1;
+        }
+        int[] expected = new int[2 * pairs];
+        for (int p = 0; p < pairs; p++) {
+            int va = in[2 * p], vb = inout[2 * p];
+            expected[2 * p] = Math.min(va, vb);
+            expected[2 * p + 1] = va < vb ? 3 : va > vb ? 1 : 1; // ties keep the smaller index
+        }
+        IntBuffer a = ByteBuffer.allocateDirect(8 * pairs).order(ByteOrder.nativeOrder()).asIntBuffer().put(in);
+        IntBuffer b = ByteBuffer.allocateDirect(8 * pairs).order(ByteOrder.nativeOrder()).asIntBuffer().put(inout);
+        Reductions.reduce(MINLOC, Predefined.T_INT2, new Buf(a, BaseKind.INT, 0, 2 * pairs), 0,
+                new Buf(b, BaseKind.INT, 0, 2 * pairs), 0, pairs);
+        int[] got = new int[2 * pairs];
+        b.get(0, got);
+        assertArrayEquals(expected, got);
+    }
+}
