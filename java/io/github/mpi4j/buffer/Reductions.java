@@ -50,6 +50,10 @@ public final class Reductions {
                     inout.offset + (int) (inoutOff / k.bytes), count * per);
             return;
         }
+        if (type.layout == Layout.PRIMITIVE
+                && NativeReduce.tryReduce(op.code, k, in, inOff, inout, inoutOff, count * per)) {
+            return; // direct memory, by a C loop
+        }
         // A buffer operand (direct or typed memory, or an array of another kind) is reduced a
         // block at a time through this thread's two block arrays: the copies stay in cache and
         // nothing is allocated per call.

@@ -110,6 +110,60 @@ class ReductionsTest {
         for (int i = 1; i <= count; i++) assertEquals(3.0, after[i], "element " + i);
     }
 
+    private static final OpDesc MIN = new OpDesc("MPI.MIN", OpCode.MIN, null, true);
+    private static final OpDesc PROD = new OpDesc("MPI.PROD", OpCode.PROD, null, true);
+
+    /**
+     * Direct memory goes through libmpi4j_dl's C loops: integers must wrap as in Java, and
+     * MAX/MIN must keep the inout value unless the in value is strictly greater/smaller (NaN
+     * and signed zeros included), whichever side is direct.
+     */
+    @Test
+    void directMemoryKeepsJavasArithmetic() {
+        int n = 5000;
+        int[] ia = new int[n], ib = new int[n];
+        for (int i = 0; i < n; i++) {
+            ia[i] = Integer.MAX_VALUE - i;
+            ib[i] = i * 3 + 1;
+        }
+        for (OpDesc op : new OpDesc[] {SUM, PROD}) {
+            int[] expected = new int[n];
+            for (int i = 0; i < n; i++) expected[i] = op == SUM ? ia[i] + ib[i] : ia[i] * ib[i];
+            for (boolean inDirect : new boolean[] {false, true}) {
+                IntBuffer out = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer().put(0, ib);
+                Buf in = inDirect
+                        ? new Buf(ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer().put(0, ia),
+                                BaseKind.INT, 0, n)
+                        : new Buf(ia.clone(), BaseKind.INT, 0, n);
+                Reductions.reduce(op, Predefined.T_INT, in, 0, new Buf(out, BaseKind.INT, 0, n), 0, n);
+                int[] got = new int[n];
+                out.get(0, got);
+                assertArrayEquals(expected, got, op.name + " int, in " + (inDirect ? "direct" : "array"));
+            }
+        }
+        double[] specials = {Double.NaN, 1.0, -0.0, 0.0, Double.NEGATIVE_INFINITY, 2.5};
+        double[] da = new double[n], db = new double[n];
+        for (int i = 0; i < n; i++) {
+            da[i] = specials[i % specials.length];
+            db[i] = specials[(i / specials.length) % specials.length];
+        }
+        for (OpDesc op : new OpDesc[] {MAX, MIN}) {
+            double[] expected = db.clone();
+            for (int i = 0; i < n; i++) {
+                if (op == MAX ? da[i] > db[i] : da[i] < db[i]) expected[i] = da[i];
+            }
+            for (Form fin : new Form[] {Form.ARRAY, Form.DIRECT}) {
+                Buf a = doubles(fin, da, 0), b = doubles(Form.DIRECT, db, 0);
+                Reductions.reduce(op, Predefined.T_DOUBLE, a, 0, b, 0, n);
+                double[] got = read(b, 0, n);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(Double.doubleToRawLongBits(expected[i]), Double.doubleToRawLongBits(got[i]),
+                            op.name + " of " + da[i] + " into " + db[i] + " (in " + fin + ")");
+                }
+            }
+        }
+    }
+
     /** MINLOC over (value, index) pairs in direct buffers, over several blocks and a remainder. */
     @Test
     void pairsReduceThroughBlocks() {

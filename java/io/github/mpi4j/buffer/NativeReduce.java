@@ -1,0 +1,81 @@
+package io.github.mpi4j.buffer;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import io.github.mpi4j.spi.OpCode;
+import java.nio.Buffer;
+
+/**
+ * Reductions with direct memory by a C loop (through {@code libmpi4j_dl}, which needs no MPI):
+ * SUM, PROD, MAX and MIN of ints, longs, floats and doubles where an operand is a direct buffer
+ * of this machine's byte order. Why: Java reads direct memory an element at a time (or copies
+ * it into arrays block by block), while a collective over TCP keeps its data in direct memory
+ * so that the socket reads and writes it without copies. An operand that is an array is pinned
+ * for the loop alone. Where this does not apply (other kinds or ops, arrays on both sides,
+ * overlapping operands, no library), {@link Reductions} reduces in Java.
+ */
+final class NativeReduce {
+    private NativeReduce() {
+    }
+
+    /** Fewer elements than this are not worth a JNI crossing. */
+    static final int NATIVE_FROM = 1024;
+
+    /**
+     * Reduces {@code n} elements of kind {@code k} of {@code in} (from byte {@code inOff}) into
+     * {@code inout} (from byte {@code inoutOff}); false, having done nothing, where it does not
+     * apply.
+     */
+    static boolean tryReduce(OpCode op, BaseKind k, Buf in, long inOff, Buf inout, long inoutOff, int n) {
+        if (n < NATIVE_FROM || !HostViews.available()) return false;
+        int opCode = opCode(op), kind = kindCode(k);
+        if (opCode < 0 || kind < 0 || in.kind != k || inout.kind != k) return false;
+        boolean inArray = in.isArray(), inoutArray = inout.isArray();
+        if (inArray && inoutArray) return false; // Java's own loop is as fast
+        if (!inArray && !direct(in, false) || !inoutArray && !direct(inout, true)) return false;
+        if (in.base == inout.base) return false; // overlapping operands: element order matters
+        long inAt = (long) in.offset * k.bytes + inOff, inoutAt = (long) inout.offset * k.bytes + inoutOff;
+        long bytes = (long) n * k.bytes;
+        check(in, inAt, bytes);
+        check(inout, inoutAt, bytes);
+        reduce0(opCode, kind, in.base, inArray, inAt, inout.base, inoutArray, inoutAt, n);
+        return true;
+    }
+
+    private static int opCode(OpCode op) {
+        switch (op) {
+            case SUM: return 0;
+            case PROD: return 1;
+            case MAX: return 2;
+            case MIN: return 3;
+            default: return -1;
+        }
+    }
+
+    private static int kindCode(BaseKind k) {
+        switch (k) {
+            case INT: return 0;
+            case LONG: return 1;
+            case FLOAT: return 2;
+            case DOUBLE: return 3;
+            default: return -1;
+        }
+    }
+
+    private static boolean direct(Buf b, boolean written) {
+        if (!(b.base instanceof Buffer)) return false;
+        Buffer buffer = (Buffer) b.base;
+        return buffer.isDirect() && !(written && buffer.isReadOnly()) && NativeCopy.nativeOrder(buffer);
+    }
+
+    private static void check(Buf b, long at, long bytes) {
+        long room = b.base instanceof Buffer ? (long) ((Buffer) b.base).capacity() * b.kind.bytes
+                : (long) java.lang.reflect.Array.getLength(b.base) * b.kind.bytes;
+        if (at < 0 || at > room - bytes) {
+            throw new IndexOutOfBoundsException("reduction of " + bytes + " bytes at byte " + at + " of " + room);
+        }
+    }
+
+    private static native void reduce0(int op, int kind, Object in, boolean inArray, long inAt, Object inout,
+                                       boolean inoutArray, long inoutAt, int n);
+}

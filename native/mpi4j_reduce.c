@@ -1,0 +1,70 @@
+/* Element-wise reductions over direct memory for Reductions (NativeReduce): SUM, PROD, MAX
+ * and MIN of int, long, float and double, inout[i] = in[i] op inout[i]. Java reduces arrays
+ * fastest itself; what it cannot do without copies is direct memory, which it reads and
+ * writes an element at a time or copies into arrays block by block. Semantics are Java's:
+ * integers wrap (unsigned arithmetic here, as signed overflow is undefined in C), MAX/MIN keep
+ * the inout value unless the in value is strictly greater/smaller. Part of libmpi4j_dl (no MPI
+ * needed). An operand that is an array is pinned for the loop alone; Java has checked every
+ * range, the kinds and the ops. */
+#include <jni.h>
+#include <stdint.h>
+
+#include "io_github_mpi4j_buffer_NativeReduce.h"
+
+/* Op and kind codes: NativeReduce.OP_* and KIND_*. */
+enum { OP_SUM = 0, OP_PROD = 1, OP_MAX = 2, OP_MIN = 3 };
+enum { KIND_INT = 0, KIND_LONG = 1, KIND_FLOAT = 2, KIND_DOUBLE = 3 };
+
+#define LOOPS(T, U)                                                                                                \
+    static void reduce_##T(int op, const T *restrict a, T *restrict b, jint n) {                                   \
+        switch (op) {                                                                                               \
+        case OP_SUM:                                                                                                \
+            for (jint i = 0; i < n; i++) b[i] = (T)((U)b[i] + (U)a[i]);                                             \
+            break;                                                                                                  \
+        case OP_PROD:                                                                                               \
+            for (jint i = 0; i < n; i++) b[i] = (T)((U)b[i] * (U)a[i]);                                             \
+            break;                                                                                                  \
+        case OP_MAX:                                                                                                \
+            for (jint i = 0; i < n; i++) b[i] = a[i] > b[i] ? a[i] : b[i];                                         \
+            break;                                                                                                  \
+        default:                                                                                                    \
+            for (jint i = 0; i < n; i++) b[i] = a[i] < b[i] ? a[i] : b[i];                                         \
+            break;                                                                                                  \
+        }                                                                                                           \
+    }
+
+LOOPS(int32_t, uint32_t)
+LOOPS(int64_t, uint64_t)
+LOOPS(float, float)
+LOOPS(double, double)
+
+static char *base_of(JNIEnv *env, jobject o, jboolean array) {
+    return array ? (*env)->GetPrimitiveArrayCritical(env, (jarray)o, NULL) : (*env)->GetDirectBufferAddress(env, o);
+}
+
+/* Byte offsets from element 0 of each operand (an array, or a direct buffer); n elements. */
+JNIEXPORT void JNICALL Java_io_github_mpi4j_buffer_NativeReduce_reduce0(JNIEnv *env, jclass cls, jint op, jint kind,
+                                                                      jobject in, jboolean in_array, jlong in_at,
+                                                                      jobject inout, jboolean inout_array,
+                                                                      jlong inout_at, jint n) {
+    (void)cls;
+    /* Direct addresses first: nothing may call JNI between getting and releasing a pinned array. */
+    char *a = in_array ? NULL : base_of(env, in, JNI_FALSE);
+    char *b = inout_array ? NULL : base_of(env, inout, JNI_FALSE);
+    if ((!in_array && a == NULL) || (!inout_array && b == NULL)) return; /* Java passes direct buffers */
+    if (in_array) a = base_of(env, in, JNI_TRUE);
+    if (a == NULL) return; /* out of memory: an exception is pending */
+    if (inout_array) b = base_of(env, inout, JNI_TRUE);
+    if (b != NULL) {
+        a += in_at;
+        switch (kind) {
+        case KIND_INT: reduce_int32_t(op, (const int32_t *)a, (int32_t *)(b + inout_at), n); break;
+        case KIND_LONG: reduce_int64_t(op, (const int64_t *)a, (int64_t *)(b + inout_at), n); break;
+        case KIND_FLOAT: reduce_float(op, (const float *)a, (float *)(b + inout_at), n); break;
+        default: reduce_double(op, (const double *)a, (double *)(b + inout_at), n); break;
+        }
+        a -= in_at;
+        if (inout_array) (*env)->ReleasePrimitiveArrayCritical(env, (jarray)inout, b, 0);
+    }
+    if (in_array) (*env)->ReleasePrimitiveArrayCritical(env, (jarray)in, a, JNI_ABORT);
+}
