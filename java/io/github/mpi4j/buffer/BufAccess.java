@@ -330,10 +330,34 @@ public final class BufAccess {
             else arrayToBuffer(src.base, si, (Buffer) dst.base, di, n);
             return;
         }
+        if (src.kind == dst.kind && src.isDirect() && dst.isDirect()) {
+            // Two typed direct buffers of one kind: one bulk copy (memcpy where both views exist).
+            int k = src.kind.bytes;
+            int si = src.offset + (int) (srcOff / k), di = dst.offset + (int) (dstOff / k), n = (int) (len / k);
+            ByteBuffer from = directBytes(src, false), to = directBytes(dst, true);
+            if (from != null && to != null && (long) si * k + len <= Integer.MAX_VALUE
+                    && (long) di * k + len <= Integer.MAX_VALUE) {
+                NativeCopy.copy(to, di * k, from, si * k, (int) len);
+            } else {
+                bufferToBuffer((Buffer) src.base, si, (Buffer) dst.base, di, n);
+            }
+            return;
+        }
         // Typed views of different kinds: bounce through a temporary native-order buffer.
         ByteBuffer tmp = ByteBuffer.allocate((int) len).order(NATIVE);
         get(src, srcOff, tmp, 0, (int) len);
         put(tmp, 0, dst, dstOff, (int) len);
+    }
+
+    /** Absolute bulk copy between typed buffers of one kind (converting between byte orders). */
+    private static void bufferToBuffer(Buffer src, int from, Buffer dst, int to, int n) {
+        if (src instanceof DoubleBuffer) ((DoubleBuffer) dst).put(to, (DoubleBuffer) src, from, n);
+        else if (src instanceof IntBuffer) ((IntBuffer) dst).put(to, (IntBuffer) src, from, n);
+        else if (src instanceof LongBuffer) ((LongBuffer) dst).put(to, (LongBuffer) src, from, n);
+        else if (src instanceof FloatBuffer) ((FloatBuffer) dst).put(to, (FloatBuffer) src, from, n);
+        else if (src instanceof ShortBuffer) ((ShortBuffer) dst).put(to, (ShortBuffer) src, from, n);
+        else if (src instanceof CharBuffer) ((CharBuffer) dst).put(to, (CharBuffer) src, from, n);
+        else throw new IllegalArgumentException("cannot copy " + src.getClass().getName());
     }
 
     private static void bufferToArray(Buffer b, int from, Object array, int to, int n) {

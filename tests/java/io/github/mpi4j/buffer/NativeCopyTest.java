@@ -75,6 +75,26 @@ class NativeCopyTest {
         }
     }
 
+    /** BufAccess.copy between two typed direct buffers of one kind: values kept whatever the orders. */
+    @Test
+    void typedDirectBuffersCopyIntoEachOtherInBulk() {
+        ByteOrder other = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+        int n = 5000;
+        for (ByteOrder from : new ByteOrder[] {ByteOrder.nativeOrder(), other}) {
+            for (ByteOrder to : new ByteOrder[] {ByteOrder.nativeOrder(), other}) {
+                DoubleBuffer s = ByteBuffer.allocateDirect(8 * n).order(from).asDoubleBuffer();
+                DoubleBuffer d = ByteBuffer.allocateDirect(8 * n).order(to).asDoubleBuffer();
+                for (int i = 0; i < n; i++) s.put(i, i * 1.25 - 3);
+                // Elements 7.. of the source into elements 11.. of the destination.
+                BufAccess.copy(new Buf(s, BaseKind.DOUBLE, 0, n), 56, new Buf(d, BaseKind.DOUBLE, 0, n), 88, 8L * 4000);
+                String what = from + " into " + to;
+                assertEquals(0.0, d.get(10), what + ": element before the range");
+                for (int i = 0; i < 4000; i++) assertEquals((7 + i) * 1.25 - 3, d.get(11 + i), what + ", element " + i);
+                assertEquals(0.0, d.get(4011), what + ": element after the range");
+            }
+        }
+    }
+
     @Test
     void rangesOutsideTheMemoryAreRefusedBeforeAnythingMoves() {
         byte[] a = new byte[N];
