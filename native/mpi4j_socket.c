@@ -36,6 +36,15 @@ static void throw_io(JNIEnv *env, const char *what, int err) {
     (*env)->ThrowNew(env, io, text);
 }
 
+/* What a non-blocking call's result means to Java: the bytes moved; 0 when the socket had no
+ * room or nothing waiting (or a signal came); an IOException for anything else. */
+static jint moved(JNIEnv *env, ssize_t done, int err, const char *what) {
+    if (done >= 0) return (jint)done;
+    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return 0;
+    throw_io(env, what, err);
+    return 0;
+}
+
 /* Bytes written; 0 when the socket is full; throws IOException on an error. */
 JNIEXPORT jint JNICALL Java_io_github_mpi4j_fabric_transport_ArraySocketIo_write0(JNIEnv *env, jclass cls, jint fd,
                                                                                 jobject array, jlong at, jint n) {
@@ -45,10 +54,7 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_fabric_transport_ArraySocketIo_write
     ssize_t done = write(fd, a + at, (size_t)n);
     int err = errno;
     (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, a, JNI_ABORT);
-    if (done >= 0) return (jint)done;
-    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return 0;
-    throw_io(env, "write", err);
-    return 0;
+    return moved(env, done, err, "write");
 }
 
 /* A frame's header (from a direct buffer) and payload (from an array) in one writev: one
@@ -66,10 +72,7 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_fabric_transport_ArraySocketIo_write
     ssize_t done = writev(fd, parts, 2);
     int err = errno;
     (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, a, JNI_ABORT);
-    if (done >= 0) return (jint)done;
-    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return 0;
-    throw_io(env, "writev", err);
-    return 0;
+    return moved(env, done, err, "writev");
 }
 
 /* Bytes read; 0 when nothing is waiting; -1 at the end of the stream; throws IOException on an error. */
@@ -81,9 +84,6 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_fabric_transport_ArraySocketIo_read0
     ssize_t done = read(fd, a + at, (size_t)n);
     int err = errno;
     (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, a, 0);
-    if (done > 0) return (jint)done;
-    if (done == 0) return n == 0 ? 0 : -1;
-    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return 0;
-    throw_io(env, "read", err);
-    return 0;
+    if (done == 0 && n > 0) return -1; /* the peer closed the connection */
+    return moved(env, done, err, "read");
 }

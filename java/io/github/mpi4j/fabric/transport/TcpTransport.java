@@ -159,9 +159,8 @@ public final class TcpTransport implements Transport {
     private void writeWithHeader(Connection c, OutFrame f, int len) throws IOException {
         Buf p = f.payload;
         if (c.outBytes != null) {
-            ByteBuffer view = c.outBytes.duplicate();
-            int from = (int) ((long) p.offset * p.kind.bytes + f.payloadOff + f.progress);
-            view.limit(from + (int) (len - f.progress)).position(from);
+            ByteBuffer view = unsent(c, f, len);
+            int from = view.position();
             c.gather[0] = c.outHeader;
             c.gather[1] = view;
             c.channel.write(c.gather);
@@ -179,15 +178,21 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /** The rest of the payload of {@code f}, from a direct buffer's memory ({@code c.outBytes}). */
+    private static ByteBuffer unsent(Connection c, OutFrame f, int len) {
+        Buf p = f.payload;
+        ByteBuffer view = c.outBytes.duplicate();
+        int from = (int) ((long) p.offset * p.kind.bytes + f.payloadOff + f.progress);
+        view.limit(from + (int) (len - f.progress)).position(from);
+        return view;
+    }
+
     /** Writes the next piece of the payload; false when the socket is full. */
     private boolean writePayload(Connection c, OutFrame f, int len) throws IOException {
         Buf p = f.payload;
         if (c.outBytes != null) {
             // Straight from the direct buffer's memory (typed buffers too): no staging copy.
-            ByteBuffer view = c.outBytes.duplicate();
-            int from = (int) ((long) p.offset * p.kind.bytes + f.payloadOff + f.progress);
-            view.limit(from + (int) (len - f.progress)).position(from);
-            int n = c.channel.write(view);
+            int n = c.channel.write(unsent(c, f, len));
             f.progress += n;
             return n > 0 || f.progress >= len;
         }
