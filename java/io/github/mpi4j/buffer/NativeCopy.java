@@ -82,7 +82,8 @@ public final class NativeCopy {
         return o == java.nio.ByteOrder.nativeOrder();
     }
 
-    private static void check(long at, long n, long room, String what) {
+    /** Refuses a range of {@code n} bytes at {@code at} that does not lie within {@code room} bytes. */
+    static void check(long at, long n, long room, String what) {
         if (at < 0 || n < 0 || at > room - n) {
             throw new IndexOutOfBoundsException("copy of " + n + " bytes at byte " + at + " of a " + what + " of "
                     + room + " bytes");

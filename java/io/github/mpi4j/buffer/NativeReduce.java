@@ -36,8 +36,8 @@ final class NativeReduce {
         if (in.base == inout.base) return false; // overlapping operands: element order matters
         long inAt = (long) in.offset * k.bytes + inOff, inoutAt = (long) inout.offset * k.bytes + inoutOff;
         long bytes = (long) n * k.bytes;
-        check(in, inAt, bytes);
-        check(inout, inoutAt, bytes);
+        NativeCopy.check(inAt, bytes, room(in), "reduction operand");
+        NativeCopy.check(inoutAt, bytes, room(inout), "reduction operand");
         reduce0(opCode, kind, in.base, inArray, inAt, inout.base, inoutArray, inoutAt, n);
         return true;
     }
@@ -68,12 +68,10 @@ final class NativeReduce {
         return buffer.isDirect() && !(written && buffer.isReadOnly()) && NativeCopy.nativeOrder(buffer);
     }
 
-    private static void check(Buf b, long at, long bytes) {
-        long room = b.base instanceof Buffer ? (long) ((Buffer) b.base).capacity() * b.kind.bytes
+    /** Bytes of {@code b}'s base array or buffer. */
+    private static long room(Buf b) {
+        return b.base instanceof Buffer ? (long) ((Buffer) b.base).capacity() * b.kind.bytes
                 : (long) java.lang.reflect.Array.getLength(b.base) * b.kind.bytes;
-        if (at < 0 || at > room - bytes) {
-            throw new IndexOutOfBoundsException("reduction of " + bytes + " bytes at byte " + at + " of " + room);
-        }
     }
 
     private static native void reduce0(int op, int kind, Object in, boolean inArray, long inAt, Object inout,

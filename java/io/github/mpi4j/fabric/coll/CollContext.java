@@ -44,8 +44,8 @@ final class CollContext {
 
     Buf scratch(int slot, TypeDesc t, long bytes) {
         Buf b = scratch[slot];
-        // Over TCP a direct temporary is read and written without a staging copy (and reduced a
-        // block at a time); otherwise arrays, which the JIT vectorizes.
+        // Over TCP a direct temporary is read and written without a staging copy (and reduced
+        // by NativeReduce's C loop); otherwise arrays, which the JIT vectorizes.
         BaseKind kind = tempKind(t);
         boolean direct = ch.directTemporaries() && t.layout == Layout.PRIMITIVE && kind != BaseKind.BOOLEAN;
         if (b == null || b.kind != kind || b.byteLength() < bytes || b.isDirect() != direct) {
