@@ -5,6 +5,7 @@ import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Layout;
 import io.github.mpi4j.spi.TypeDesc;
+import java.util.ArrayList;
 
 /**
  * What an algorithm runs with: the channel it talks on, the cost model's constants it needs
@@ -13,7 +14,8 @@ import io.github.mpi4j.spi.TypeDesc;
  *
  * <p>One context serves the blocking collectives of a communicator (one at a time on the
  * caller's thread, so temporaries can be reused); every non-blocking call gets a fresh one over
- * its {@link Recorder}, so nothing is shared between calls in flight.
+ * its {@link Recorder}, so nothing is shared between calls in flight (its temporaries come from
+ * the communicator's {@link TempPool} and go back there when its schedule has run to the end).
  */
 final class CollContext {
     final CollChannel ch;
@@ -32,10 +34,35 @@ final class CollContext {
      * temporary before reading it.
      */
     private final Buf[] scratch = new Buf[2];
+    /**
+     * A non-blocking call's context takes its temporaries from its communicator's pool and
+     * lists them here (with those of its parts), to give them back when its schedule has run
+     * to the end; null for the blocking context, which keeps its own.
+     */
+    private final TempPool pool;
+    private final ArrayList<Buf> taken;
 
     CollContext(CollChannel ch, CostModel model) {
+        this(ch, model, null, null);
+    }
+
+    private CollContext(CollChannel ch, CostModel model, TempPool pool, ArrayList<Buf> taken) {
         this.ch = ch;
         this.model = model;
+        this.pool = pool;
+        this.taken = taken;
+    }
+
+    /** The context of one non-blocking call, with temporaries from {@code pool} (see {@link #giveBack}). */
+    static CollContext pooled(CollChannel ch, CostModel model, TempPool pool) {
+        return new CollContext(ch, model, pool, new ArrayList<>(2));
+    }
+
+    /** Gives the temporaries of this call (and its parts) back to the pool: only once nothing can use them. */
+    void giveBack() {
+        if (pool == null) return;
+        for (Buf b : taken) pool.give(b);
+        taken.clear();
     }
 
     int tag() {
@@ -49,7 +76,13 @@ final class CollContext {
         BaseKind kind = tempKind(t);
         boolean direct = ch.directTemporaries() && t.layout == Layout.PRIMITIVE && kind != BaseKind.BOOLEAN;
         if (b == null || b.kind != kind || b.byteLength() < bytes || b.isDirect() != direct) {
-            b = BufAccess.allocate(kind, Math.max(bytes, 0), direct);
+            if (pool == null) {
+                b = BufAccess.allocate(kind, Math.max(bytes, 0), direct);
+            } else {
+                // Recorded steps may still name the buffer this one replaces: both go back at the end.
+                b = pool.take(kind, bytes, direct);
+                taken.add(b);
+            }
             scratch[slot] = b;
         }
         return b;
@@ -64,15 +97,20 @@ final class CollContext {
     /** The context over a part of this channel's node layout (same cost model; tags given by the caller). */
     CollContext over(CollChannel part) {
         NodeLayout l = layout();
-        if (part == l.local) return localPart != null ? localPart : (localPart = new CollContext(part, model));
+        if (part == l.local) return localPart != null ? localPart : (localPart = sub(part, model));
         // The leaders and the peers talk across nodes: network costs pick their algorithms.
         if (part == l.leaders) {
-            return leadersPart != null ? leadersPart : (leadersPart = new CollContext(part, model.acrossNodes()));
+            return leadersPart != null ? leadersPart : (leadersPart = sub(part, model.acrossNodes()));
         }
         if (part == l.peers) {
-            return peersPart != null ? peersPart : (peersPart = new CollContext(part, model.acrossNodes()));
+            return peersPart != null ? peersPart : (peersPart = sub(part, model.acrossNodes()));
         }
-        return new CollContext(part, model);
+        return sub(part, model);
+    }
+
+    /** A context over {@code part} that takes its temporaries as this one does. */
+    private CollContext sub(CollChannel part, CostModel m) {
+        return new CollContext(part, m, pool, taken);
     }
 
     /** The two levels of the node layout for the call with {@code tag}. */

@@ -34,9 +34,12 @@ import mpi.MPIException;
  */
 public final class Collectives implements CollectiveOps {
     private final CollContext main;
+    /** Temporaries of the non-blocking calls, kept between calls. */
+    private final TempPool temps;
 
     public Collectives(CollChannel ch) {
         this.main = new CollContext(ch, CostModel.fromSettings());
+        this.temps = new TempPool();
     }
 
     // =====================================================================================
@@ -487,7 +490,9 @@ public final class Collectives implements CollectiveOps {
      */
     private BackendRequest start(Consumer<CollContext> algorithm) {
         Recorder rec = new Recorder(main.ch);
-        algorithm.accept(new CollContext(rec, main.model));
+        CollContext c = CollContext.pooled(rec, main.model, temps);
+        algorithm.accept(c);
+        rec.schedule.whenComplete(c::giveBack);
         return main.ch.start(rec.schedule);
     }
 }

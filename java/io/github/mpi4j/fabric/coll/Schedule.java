@@ -34,11 +34,20 @@ public final class Schedule {
      * channel's own (deadline, failure notices). Throws what the channel throws.
      */
     public boolean advance(boolean block) {
+        if (pc == steps.size()) return true;
         while (pc < steps.size()) {
             if (!steps.get(pc).run(block)) return false;
             pc++;
         }
+        if (whenComplete != null) whenComplete.run();
         return true;
+    }
+
+    /** Runs once, on the thread that runs the last step; never for a schedule that failed. */
+    private Runnable whenComplete;
+
+    void whenComplete(Runnable r) {
+        whenComplete = r;
     }
 
     /** Whether every step has run. */

@@ -162,6 +162,53 @@ public class NonBlockingSuite {
     }
 
     /**
+     * Non-blocking allreduces take their temporaries from the communicator's pool and give them
+     * back when they finish: four calls in flight at once (arrays and direct buffers, sizes that
+     * need temporaries of different lengths), waited in different orders, round after round so
+     * later calls run on buffers earlier ones gave back. A temporary handed to two calls at once,
+     * or back to the pool before its call ended, would mix their sums.
+     */
+    @RankTest(minSize = 1)
+    public void concurrentCallsNeverShareTemporaries(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank();
+        int[] lengths = {N, 3 * N / 4, 1 << 12, N / 2};
+        for (int round = 0; round < 6; round++) {
+            Request[] reqs = new Request[lengths.length];
+            Object[] outs = new Object[lengths.length];
+            for (int k = 0; k < lengths.length; k++) {
+                int n = lengths[k], salt = round * 10 + k;
+                if (k % 2 == 0) {
+                    int[] in = new int[n];
+                    for (int i = 0; i < n; i++) in[i] = value(rank, i) + salt;
+                    outs[k] = new int[n];
+                    reqs[k] = comm.iAllReduce(in, outs[k], n, MPI.INT, MPI.SUM);
+                } else {
+                    java.nio.IntBuffer in = MPI.newIntBuffer(n), out = MPI.newIntBuffer(n);
+                    for (int i = 0; i < n; i++) in.put(i, value(rank, i) + salt);
+                    outs[k] = out;
+                    reqs[k] = comm.iAllReduce(in, out, n, MPI.INT, MPI.SUM);
+                }
+            }
+            for (int j = 0; j < reqs.length; j++) {
+                int k = (round + j * (rank + 1)) % reqs.length;  // each rank waits in its own order
+                if (reqs[k] != null) {
+                    reqs[k].waitFor();
+                    reqs[k] = null;
+                }
+            }
+            for (Request q : reqs) if (q != null) q.waitFor();
+            for (int k = 0; k < lengths.length; k++) {
+                int n = lengths[k], salt = round * 10 + k;
+                int[] expected = new int[n], got = new int[n];
+                for (int r = 0; r < size; r++) for (int i = 0; i < n; i++) expected[i] += value(r, i) + salt;
+                if (outs[k] instanceof int[]) got = (int[]) outs[k];
+                else ((java.nio.IntBuffer) outs[k]).get(0, got);
+                Check.arrays(expected, got, "round " + round + ", call " + k + " (" + n + " ints)");
+            }
+        }
+    }
+
+    /**
      * Every allreduce schedule forced, with tiny and default segments, run non-blocking (the
      * node-aware ones too on pretended nodes), and the other rooted and vector collectives
      * non-blocking, all checked against references from rank and size.
