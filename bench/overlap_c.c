@@ -1,6 +1,7 @@
 /* The C twin of io.github.mpi4j.bench.Overlap (bench/run.sh overlap): overlap of
  * MPI_Iallreduce with a busy loop, after OSU's osu_iallreduce; the same output lines (kind "c").
- *   overlap_c [sizes=1048576,16777216] [iters=20] */
+ * With "idle" the computation is a sleep instead (kind "c-idle"): the core is free meanwhile.
+ *   overlap_c [sizes=1048576,16777216] [iters=20] [busy|idle] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,20 @@ static double compute(double us) {
     sink = x;
     return now - start;
 }
+
+/* The same span of time without the core (a rank waiting for a device, a disk or a network
+ * that is not MPI's); returns the time it took. */
+static double idle(double us) {
+    double start = now_us(), end = start + us, now;
+    while ((now = now_us()) < end) {
+        double left = end - now;
+        struct timespec ts = {(time_t)(left / 1e6), (long)((left - (time_t)(left / 1e6) * 1e6) * 1e3)};
+        nanosleep(&ts, NULL);
+    }
+    return now - start;
+}
+
+static int idle_compute;
 
 static void check(const double *recv, long count, int size) {
     long idx[3] = {0, count / 2, count - 1};
@@ -70,7 +85,7 @@ static void measure(int rank, int size, long bytes, long iters) {
     for (long i = 0; i < iters; i++) {
         double a = now_us();
         MPI_Iallreduce(s, d, (int)count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
-        comp += compute(work);
+        comp += idle_compute ? idle(work) : compute(work);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         overall += now_us() - a;
     }
@@ -80,7 +95,8 @@ static void measure(int rank, int size, long bytes, long iters) {
     for (int i = 0; i < 3; i++) sum[i] /= size;
     double pct = sum[0] > 0 ? 100 * (1 - (sum[2] - sum[1]) / sum[0]) : 0;
     if (pct < 0) pct = 0;
-    if (rank == 0) printf("OVERLAP c %ld %.2f %.2f %.2f %.1f\n", count * 8, sum[0], sum[1], sum[2], pct);
+    if (rank == 0) printf("OVERLAP %s %ld %.2f %.2f %.2f %.1f\n", idle_compute ? "c-idle" : "c", count * 8, sum[0], sum[1],
+                          sum[2], pct);
     fflush(stdout);
     free(s);
     free(d);
@@ -93,6 +109,11 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *sizes = argc > 1 ? argv[1] : "1048576,16777216";
     long iters = argc > 2 ? atol(argv[2]) : 20;
+    idle_compute = argc > 3 && strcmp(argv[3], "idle") == 0;
+    if (argc > 3 && !idle_compute && strcmp(argv[3], "busy") != 0) {
+        if (rank == 0) fprintf(stderr, "overlap_c: compute = %s (busy or idle)\n", argv[3]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     if (iters <= 0) {
         if (rank == 0) fprintf(stderr, "overlap_c: iters = %s (must be > 0)\n", argv[2]);
         MPI_Abort(MPI_COMM_WORLD, 2);

@@ -31,7 +31,8 @@
 #               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets
 #   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
 #               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
-#               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c
+#               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c;
+#               COMPUTES="busy idle" (default) repeats it with a sleep as the computation
 #   nccl        NcclBench (nccl-tests style: time, algbw, busbw per collective and size) on NP
 #               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
 #               under LAUNCH="mpirun --bind-to none" (the MPI backend)
@@ -137,6 +138,9 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   mpirun_=(mpirun --oversubscribe --bind-to none "${root[@]}")
   rounds=${ROUNDS:-20}; per=${PER:-5000}; calls=${CALLS:-20}; bytes=${BYTES:-16777216}
   sizes=${SIZES:-1048576,16777216}; iters=${ITERS:-20}
+  # overlap: OSU's busy computation, then a sleep of the same length (a free core for progress)
+  computes=${COMPUTES:-busy idle}
+  [ "$mode" = coldstart ] && computes=once
   # coldstart: plain java -cp jar, nothing else (what a user's job starts with); overlap is a
   # steady-state measurement and uses the other modes' JVM options.
   cold_opts=(-cp "$jar")
@@ -144,7 +148,7 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   mkdir -p "$out"
   { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
     if [ "$mode" = coldstart ]; then echo "mode: coldstart (ROUNDS=$rounds PER=$per CALLS=$calls BYTES=$bytes NPS=$nps REPS=$reps)"
-    else echo "mode: overlap (SIZES=$sizes ITERS=$iters NPS=$nps REPS=$reps)"; fi
+    else echo "mode: overlap (SIZES=$sizes ITERS=$iters NPS=$nps REPS=$reps COMPUTES=$computes)"; fi
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"; echo "cores: $(nproc)"
     echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"; } > "$out/machine.txt"
@@ -168,13 +172,16 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
         "${mpirun_[@]}" -np "$np" "$twin" allreduce "$calls" "$bytes" | tagged c "$np" "$rep"
         main=io.github.mpi4j.bench.ColdStart
       else
-        "${mpirun_[@]}" -np "$np" "$twin" "$sizes" "$iters" | tagged c "$np" "$rep"
         main=io.github.mpi4j.bench.Overlap
       fi
-      for kind in array direct; do
-        if [ "$mode" = coldstart ]; then args=(allreduce "$kind" "$calls" "$bytes"); else args=("$kind" "$sizes" "$iters"); fi
-        launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" | tagged fabric "$np" "$rep"
-        "${mpirun_[@]}" -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi "$np" "$rep"
+      for compute in $computes; do
+        [ "$mode" = overlap ] && "${mpirun_[@]}" -np "$np" "$twin" "$sizes" "$iters" "$compute" | tagged c "$np" "$rep"
+        for kind in array direct; do
+          if [ "$mode" = coldstart ]; then args=(allreduce "$kind" "$calls" "$bytes")
+          else args=("$kind" "$sizes" "$iters" "$compute"); fi
+          launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" | tagged fabric "$np" "$rep"
+          "${mpirun_[@]}" -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi "$np" "$rep"
+        done
       done
     done
   done

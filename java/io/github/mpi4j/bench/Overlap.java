@@ -10,7 +10,7 @@ import mpi.Request;
  * Communication/computation overlap of a non-blocking allreduce, after OSU's osu_iallreduce
  * (issue 12, item 5); its C twin is bench/overlap_c.c, both print the same lines.
  * <pre>
- *   Overlap array|direct [sizes=1048576,16777216] [iters=20]
+ *   Overlap array|direct [sizes=1048576,16777216] [iters=20] [busy|idle]
  * </pre>
  * For each size (bytes of doubles, SUM), after a warm-up of {@code iters} calls and at least 3 s:
  * <ol>
@@ -20,6 +20,11 @@ import mpi.Request;
  *   <li>overall: average time of {@code iAllReduce}, the busy loop, {@code waitFor};</li>
  *   <li>overlap % = max(0, 100 × (1 − (overall − compute) / pure)).</li>
  * </ol>
+ * With {@code idle} the computation is a sleep of the same length instead of the busy loop (the
+ * rank waits for a device, a disk or another program, and its core is free): the kind is then
+ * printed as {@code array-idle} / {@code direct-idle}. That shows what progress achieves when
+ * a core is free for it; with as many busy ranks as cores, the communication's own copies and
+ * reductions can only run by taking time from the computation.
  * Each time is the mean over the ranks of their averages, as OSU reports. Output on rank 0:
  * {@code OVERLAP <kind> <bytes> <pureUs> <computeUs> <overallUs> <overlapPct>}. The reduced
  * values are checked against the sum computed from rank and size.
@@ -37,10 +42,16 @@ public final class Overlap {
         String kind = direct ? "direct" : "array";
         String sizes = args.length > 1 ? args[1] : "1048576,16777216";
         int iters = args.length > 2 ? ColdStart.positive("iters", args[2]) : 20;
+        String computeKind = args.length > 3 ? args[3] : "busy";
+        if (!computeKind.equals("busy") && !computeKind.equals("idle")) {
+            throw new IllegalArgumentException("compute = " + computeKind + " (busy or idle)");
+        }
+        boolean idle = computeKind.equals("idle");
+        if (idle) kind += "-idle";
         Intracomm comm = MPI.COMM_WORLD;
         for (String s : sizes.split(",")) {
             int bytes = ColdStart.positive("size", s.trim());
-            double[] r = measure(comm, direct, bytes, iters);
+            double[] r = measure(comm, direct, bytes, iters, idle);
             if (comm.getRank() == 0) {
                 System.out.println(String.format(Locale.ROOT, "OVERLAP %s %d %.2f %.2f %.2f %.1f", kind, bytes,
                         r[0], r[1], r[2], overlap(r[0], r[1], r[2])));
@@ -70,11 +81,18 @@ public final class Overlap {
         return now - start;
     }
 
-    /** {pure, compute, overall} in µs, each the mean over ranks. */
+    /** The same span of time without the core (parked); returns the time it took. */
+    static long idle(long nanos) {
+        long start = System.nanoTime(), end = start + nanos, now;
+        while ((now = System.nanoTime()) < end) java.util.concurrent.locks.LockSupport.parkNanos(end - now);
+        return now - start;
+    }
+
     /** Shortest warm-up per size (time), on top of the iters calls. */
     private static final long WARM_UP_NANOS = 3_000_000_000L;
 
-    private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters) {
+    /** {pure, compute, overall} in µs, each the mean over ranks. */
+    private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters, boolean idle) {
         int count = bytes / 8, rank = comm.getRank(), size = comm.getSize();
         Object send, recv;
         if (direct) {
@@ -115,7 +133,7 @@ public final class Overlap {
         for (int i = 0; i < iters; i++) {
             long a = System.nanoTime();
             Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
-            computeNs += compute(work);
+            computeNs += idle ? idle(work) : compute(work);
             r.waitFor();
             overallNs += System.nanoTime() - a;
         }

@@ -312,15 +312,16 @@ final class CollSequencer {
 
     /**
      * Starts {@code schedule}, recorded for the call in progress on this thread, as the rest of
-     * that call: it runs as far as it can now, then the request's test and wait and the
-     * progress thread advance it. A schedule that completes at once leaves the call to finish as
-     * a blocking one does.
+     * that call: it runs as far as it can now without large copies or reductions
+     * ({@link Schedule#advanceAtStart}), then the request's test and wait and the progress
+     * thread advance it. A schedule that completes at once leaves the call to finish as a
+     * blocking one does.
      */
     BackendRequest start(Schedule schedule) {
         Run r = current();
         if (r == null) throw new IllegalStateException("non-blocking collective outside a collective call");
         engine.poke();
-        if (schedule.advance(false)) return DONE;
+        if (schedule.advanceAtStart()) return DONE;
         r.async = true;
         synchronized (this) {
             pending++;
@@ -362,8 +363,16 @@ final class CollSequencer {
         private volatile boolean waited;
 
         @Override
-        public boolean tryAdvance() {
-            return waited || advanceIfFree();
+        public Outcome tryAdvance() {
+            if (waited || finished) return Outcome.FINISHED;
+            if (!lock.tryLock()) return Outcome.IDLE;
+            boolean worked;
+            try {
+                worked = advance(false);
+            } finally {
+                lock.unlock();
+            }
+            return finished ? Outcome.FINISHED : worked ? Outcome.WORKED : Outcome.IDLE;
         }
 
         /** Advances unless another thread is advancing; true once finished. */
@@ -378,14 +387,19 @@ final class CollSequencer {
             return finished;
         }
 
-        /** Advances the schedule as the call's thread would (its operations tracked, its notices read). Under the lock. */
-        private void advance(boolean block) {
-            if (finished) return;
+        /**
+         * Advances the schedule as the call's thread would (its operations tracked, its notices
+         * read); returns whether anything moved (frames, steps). Under the lock.
+         */
+        private boolean advance(boolean block) {
+            if (finished) return false;
             Run outer = CURRENT.get();
             CURRENT.set(run);
+            int before = schedule.position();
+            int moved = 0;
             try {
                 if (!block) {
-                    engine.poke();
+                    moved = engine.poke();
                     engine.checkFailure();
                 }
                 if (schedule.advance(block)) {
@@ -401,6 +415,7 @@ final class CollSequencer {
             } finally {
                 restore(outer);
             }
+            return moved > 0 || schedule.position() != before;
         }
 
         private void end(Throwable e) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ColdOverlapJobTest {
     private static final Pattern LAT = Pattern.compile("COLD lat (\\w+) (\\d+) ([\\d.]+) ([\\d.]+)");
     private static final Pattern ALLREDUCE = Pattern.compile("COLD allreduce (\\w+) (\\d+) ([\\d.]+) (\\d+)");
-    private static final Pattern OVERLAP = Pattern.compile("OVERLAP (\\w+) (\\d+) ([\\d.]+) ([\\d.]+) ([\\d.]+) ([\\d.]+)");
+    private static final Pattern OVERLAP = Pattern.compile("OVERLAP ([\\w-]+) (\\d+) ([\\d.]+) ([\\d.]+) ([\\d.]+) ([\\d.]+)");
 
     private static List<String> command(String launcher, int np, List<String> program) {
         if (launcher.equals("c")) {
@@ -96,23 +96,24 @@ class ColdOverlapJobTest {
         assertEquals(4, call, r.toString());
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"fabric, array", "fabric, direct", "mpirun, direct", "c, c"})
-    void overlapReportsPureComputeOverallAndOsusFormula(String launcher, String kind) throws Exception {
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({"fabric, array, busy", "fabric, direct, busy", "mpirun, direct, busy", "c, c, busy",
+        "fabric, array, idle", "mpirun, array, idle", "c, c, idle"})
+    void overlapReportsPureComputeOverallAndOsusFormula(String launcher, String kind, String compute) throws Exception {
         List<String> args = new ArrayList<>(List.of("overlap_c"));
         if (!launcher.equals("c")) args.add(kind);
-        args.addAll(List.of("65536,262144", "3"));
+        args.addAll(List.of("65536,262144", "3", compute));
         Jobs.Result r = run(command(launcher, 2, args));
         Matcher m = OVERLAP.matcher(r.output);
         List<Integer> sizes = new ArrayList<>();
         while (m.find()) {
-            assertEquals(kind, m.group(1));
+            assertEquals(compute.equals("idle") ? kind + "-idle" : kind, m.group(1), "the kind names the computation");
             sizes.add(Integer.parseInt(m.group(2)));
             double pure = Double.parseDouble(m.group(3)), comp = Double.parseDouble(m.group(4));
             double overall = Double.parseDouble(m.group(5)), pct = Double.parseDouble(m.group(6));
             assertTrue(pure > 0 && comp > 0, m.group());
-            // The busy loop runs at least as long as the slowest rank's pure time, which is at
-            // least the mean over ranks, and overall contains it.
+            // The busy loop (or the sleep) runs at least as long as the slowest rank's pure
+            // time, which is at least the mean over ranks, and overall contains it.
             assertTrue(comp >= pure * 0.999, "compute sized to the pure time: " + m.group());
             assertTrue(overall >= comp * 0.999, m.group());
             assertEquals(Overlap.overlap(pure, comp, overall), pct, 0.1, "overlap % by OSU's formula: " + m.group());

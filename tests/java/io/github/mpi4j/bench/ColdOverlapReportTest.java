@@ -119,6 +119,27 @@ class ColdOverlapReportTest {
     void busyLoopTakesAboutTheTimeAskedFor() {
         long t = Overlap.compute(2_000_000);
         assertTrue(t >= 2_000_000, "at least the time asked for: " + t);
+        long idle = Overlap.idle(2_000_000);
+        assertTrue(idle >= 2_000_000, "the sleep too: " + idle);
+    }
+
+    @Test
+    void idleComputeRowsAreJudgedAgainstTheirOwnCRow() {
+        List<String> raw = List.of(
+                "impl=c np=2 rep=1 OVERLAP c 1048576 100 100 190 10.0",
+                "impl=c np=2 rep=1 OVERLAP c-idle 1048576 100 100 150 50.0",
+                "impl=fabric np=2 rep=1 OVERLAP array-idle 1048576 100 100 115 85.0",
+                "impl=fabric np=2 rep=1 OVERLAP array 1048576 100 100 150 50.0",
+                "impl=mpi np=2 rep=1 OVERLAP direct-idle 1048576 100 100 170 30.0",
+                "impl=mpi np=2 rep=1 OVERLAP direct 1048576 100 100 170 30.0");
+        OverlapReport r = OverlapReport.parse(raw);
+        assertEquals(" ✓", r.mark("2 1048576", "fabric array-idle"));
+        assertEquals(" ✗", r.mark("2 1048576", "fabric array"));
+        assertEquals(" ✗", r.mark("2 1048576", "mpi direct-idle"), "30 % against C's 50 % with idle compute");
+        assertEquals(" ✓", r.mark("2 1048576", "mpi direct"), "30 % against C's 10 % with busy compute");
+        String md = r.markdown();
+        assertTrue(md.contains("| 2 | 1M | fabric, arrays, idle compute | 100.0 | 100.0 | 115.0 | 85.0 ✓ |"), md);
+        assertTrue(md.indexOf("| fabric, arrays |") < md.indexOf("| C, idle compute |"), "busy rows first: " + md);
     }
 
     @Test
