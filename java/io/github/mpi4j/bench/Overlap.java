@@ -110,12 +110,23 @@ public final class Overlap {
         // least iters calls and WARM_UP_NANOS (a fresh JVM needs hundreds of calls of a large
         // collective before the reductions and the progress loop are compiled); every rank
         // agrees on stopping (rank 0 decides), or the calls would not match.
+        // Both forms are warmed up, as OSU skips iterations of both loops: a call waited for at
+        // once, and a call left to progress while the rank computes (or sleeps) as long as the
+        // previous call took (otherwise the progress thread's path is compiled, or with
+        // -Xbatch waited for, inside the timed loop).
         long until = System.nanoTime() + WARM_UP_NANOS;
         int[] more = {1};
+        long last = 1000;
         for (int i = 0; more[0] == 1; i++) {
-            comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
-            compute(1000);
-            more[0] = i + 1 < iters || System.nanoTime() < until ? 1 : 0;
+            long a = System.nanoTime();
+            Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
+            if (i % 2 == 1) {
+                if (idle) idle(last);
+                else compute(last);
+            }
+            r.waitFor();
+            if (i % 2 == 0) last = System.nanoTime() - a;
+            more[0] = i + 1 < 2 * iters || System.nanoTime() < until ? 1 : 0;
             comm.bcast(more, 1, MPI.INT, 0);
         }
         comm.barrier();
