@@ -356,9 +356,8 @@ final class CollSequencer {
 
         /**
          * A thread is in {@link #waitFor}: it runs the schedule to its end itself, so the
-         * progress thread lets go of the call instead of waking up to compete with it (two
-         * ranks waiting on two cores lost their cores to the progress threads' wake-ups: a
-         * 1 MiB iAllreduce + wait took 2-10 times the blocking call).
+         * progress thread lets go of the call instead of competing with it for the call's lock
+         * and its data.
          */
         private volatile boolean waited;
 
