@@ -19,4 +19,10 @@ class NonBlockingTest {
     Stream<DynamicNode> processes() {
         return SuiteRunner.run(NonBlockingSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 3);
     }
+
+    /** {@link NonBlockingAllocationSuite}: processes only (np 2, over shared memory). */
+    @TestFactory
+    Stream<DynamicNode> allocationsOfProcesses() {
+        return SuiteRunner.run(NonBlockingAllocationSuite.class, Jobs.Launcher.MPI4JRUN, List.of(), null, 2);
+    }
 }
