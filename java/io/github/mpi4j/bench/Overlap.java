@@ -46,12 +46,12 @@ public final class Overlap {
         if (!computeKind.equals("busy") && !computeKind.equals("idle")) {
             throw new IllegalArgumentException("compute = " + computeKind + " (busy or idle)");
         }
-        boolean idle = computeKind.equals("idle");
-        if (idle) kind += "-idle";
+        boolean sleeps = computeKind.equals("idle");
+        if (sleeps) kind += "-idle";
         Intracomm comm = MPI.COMM_WORLD;
         for (String s : sizes.split(",")) {
             int bytes = ColdStart.positive("size", s.trim());
-            double[] r = measure(comm, direct, bytes, iters, idle);
+            double[] r = measure(comm, direct, bytes, iters, sleeps);
             if (comm.getRank() == 0) {
                 System.out.println(String.format(Locale.ROOT, "OVERLAP %s %d %.2f %.2f %.2f %.1f", kind, bytes,
                         r[0], r[1], r[2], overlap(r[0], r[1], r[2])));
@@ -81,6 +81,11 @@ public final class Overlap {
         return now - start;
     }
 
+    /** The computation of the overlapped call: the busy loop, or a sleep; returns the time it took. */
+    private static long work(boolean sleeps, long nanos) {
+        return sleeps ? idle(nanos) : compute(nanos);
+    }
+
     /** The same span of time without the core (parked); returns the time it took. */
     static long idle(long nanos) {
         long start = System.nanoTime(), end = start + nanos, now;
@@ -92,7 +97,7 @@ public final class Overlap {
     private static final long WARM_UP_NANOS = 3_000_000_000L;
 
     /** {pure, compute, overall} in µs, each the mean over ranks. */
-    private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters, boolean idle) {
+    private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters, boolean sleeps) {
         int count = bytes / 8, rank = comm.getRank(), size = comm.getSize();
         Object send, recv;
         if (direct) {
@@ -120,10 +125,7 @@ public final class Overlap {
         for (int i = 0; more[0] == 1; i++) {
             long a = System.nanoTime();
             Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
-            if (i % 2 == 1) {
-                if (idle) idle(last);
-                else compute(last);
-            }
+            if (i % 2 == 1) work(sleeps, last);
             r.waitFor();
             if (i % 2 == 0) last = System.nanoTime() - a;
             more[0] = i + 1 < 2 * iters || System.nanoTime() < until ? 1 : 0;
@@ -138,13 +140,13 @@ public final class Overlap {
         // as long (OSU sizes it to the maximum over ranks too).
         double[] mine = {pure}, max = new double[1];
         comm.allReduce(mine, max, 1, MPI.DOUBLE, MPI.MAX);
-        long work = (long) (max[0] * 1e3);
+        long span = (long) (max[0] * 1e3);
         comm.barrier();
         long computeNs = 0, overallNs = 0;
         for (int i = 0; i < iters; i++) {
             long a = System.nanoTime();
             Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
-            computeNs += idle ? idle(work) : compute(work);
+            computeNs += work(sleeps, span);
             r.waitFor();
             overallNs += System.nanoTime() - a;
         }

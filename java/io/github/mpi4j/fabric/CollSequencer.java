@@ -363,7 +363,12 @@ final class CollSequencer {
 
         @Override
         public Outcome tryAdvance() {
-            if (waited || finished) return Outcome.FINISHED;
+            return waited ? Outcome.FINISHED : advanceIfFree();
+        }
+
+        /** Advances unless another thread is advancing (then IDLE). */
+        private Outcome advanceIfFree() {
+            if (finished) return Outcome.FINISHED;
             if (!lock.tryLock()) return Outcome.IDLE;
             boolean worked;
             try {
@@ -372,18 +377,6 @@ final class CollSequencer {
                 lock.unlock();
             }
             return finished ? Outcome.FINISHED : worked ? Outcome.WORKED : Outcome.IDLE;
-        }
-
-        /** Advances unless another thread is advancing; true once finished. */
-        private boolean advanceIfFree() {
-            if (finished) return true;
-            if (!lock.tryLock()) return false;
-            try {
-                advance(false);
-            } finally {
-                lock.unlock();
-            }
-            return finished;
         }
 
         /**
@@ -452,7 +445,7 @@ final class CollSequencer {
 
         @Override
         public boolean test(StatusData status) {
-            if (!finished && !advanceIfFree()) return false;
+            if (advanceIfFree() != Outcome.FINISHED) return false;
             complete(status);
             return true;
         }
