@@ -36,6 +36,7 @@ public final class MpiBackend implements Backend {
 
     private MpiBackend(int required, String reason, double timeoutSeconds, String cudaAware) {
         this.reason = reason;
+        MallocSettings.apply(System.getenv());
         int provided = MpiNative.init0(required);
         this.device = MpiDevice.decide(cudaAware);
         this.threadLevel = provided;

@@ -99,6 +99,9 @@ final class MpiNative {
     // ---- environment ----------------------------------------------------------------------
     static native int init0(int required);
 
+    /** glibc's mallopt of the three settings (see {@link MallocSettings}); false where not glibc or refused. */
+    static native boolean tuneMalloc0(long mmapThreshold, long trimThreshold, long topPad);
+
     /** Fills predefined datatype handles (by Predefined id), op handles (by OpCode ordinal, then
      *  MINLOC/MAXLOC for SHORT2, LONG2, FLOAT2, DOUBLE2) and {world, self} communicators. */
     static native void handles0(long[] types, long[] ops, long[] comms);
