@@ -69,6 +69,8 @@ final class CollSequencer {
     /** Calls left during which to look for strays: messages sent for failed calls. */
     private int strayWatch;
     private final Object drainLock = new Object();
+    /** {@link Engine#unexpectedArrivals()} when the notices were last drained (under drainLock). */
+    private long drainedAt = -1;
 
     /** One collective call at this rank. */
     final class Run {
@@ -222,9 +224,16 @@ final class CollSequencer {
         }
     }
 
-    /** Reads the failure notices that have arrived. */
+    /**
+     * Reads the failure notices that have arrived. A wait asks this every few idle rounds; it
+     * searches the queues only when some message was queued as unexpected since it last did
+     * (the waiting loop itself makes progress, so a notice still in transit gets there), which
+     * keeps the idle rounds of a collective small and its search code out of the JIT's hot set.
+     */
     private void drainNotices() {
         synchronized (drainLock) {
+            long arrivals = engine.unexpectedArrivals();
+            if (arrivals == drainedAt) return;
             StatusData st = new StatusData();
             while (engine.iprobe(ctx, Mpi.ANY_SOURCE, NOTICE_TAG, st)) {
                 byte[] b = new byte[(int) st.bytes];
@@ -242,6 +251,7 @@ final class CollSequencer {
                     }
                 }
             }
+            drainedAt = arrivals;
         }
     }
 

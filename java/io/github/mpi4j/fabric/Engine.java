@@ -662,9 +662,13 @@ final class Engine implements FrameSink {
     }
 
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
+    /** See {@link #unexpectedArrivals()}; written under the lock. */
+    private volatile long unexpectedArrivals;
+
     private void queueUnexpected(int peer, Header h, byte[] payload) {
         // The transport may reuse h for its next frame: keep a copy.
         queues(h.ctx).unexpected.add(new Unexpected(peer, h.copy(), payload));
+        unexpectedArrivals++;
         arrived(h.ctx);
         long bytes = payload == null ? 0 : payload.length;
         if (budget.charge(peer, bytes) && !departed[peer]) {
@@ -674,6 +678,15 @@ final class Engine implements FrameSink {
             violation(peer, h, budget.heldFrom(peer) + " bytes of unreceived eager messages after being asked for "
                     + "rendezvous only (budget " + budget.perPeer + " bytes, MPI4J_UNEXPECTED_PEER_MB)", null);
         }
+    }
+
+    /**
+     * How many messages have been queued as unexpected so far, on any context (counted under the
+     * lock, read without it). While it stays the same no new message can be waiting in a queue,
+     * so a wait that looks for one kind of message (collective failure notices) need not search.
+     */
+    long unexpectedArrivals() {
+        return unexpectedArrivals;
     }
 
     /** An unexpected message left its queue (received, discarded, or its context freed). Under the lock. */
@@ -836,7 +849,10 @@ final class Engine implements FrameSink {
         long deadline = System.nanoTime() + timeoutNanos;
         int idle = 0;
         long idleSince = 0;
-        while (!op.done) {
+        // One way out of the loop (op.done after a poke), not a second test at its head: a way
+        // out that the JIT's profile has not seen taken is compiled as a trap, and taking it
+        // once recompiled every send and receive path this loop is inlined into.
+        while (true) {
             int work = poke();
             if (op.done) break;
             if (work > 0) {

@@ -18,9 +18,18 @@ import java.nio.file.StandardOpenOption;
  * Shared memory between the ranks of one node. Every rank owns an inbox: a file under
  * /dev/shm holding one single-producer/single-consumer ring per local sender. A ring is a
  * 128-byte header (consumer's head and producer's tail on separate cache lines) followed by a
- * power-of-two data area. Frames (header + payload, padded to 8 bytes) are written whole, then
- * published by a release store of the tail; the reader acquires the tail, copies the frame out
- * and releases the head. Positions only grow; index = position mod capacity, so a frame may wrap.
+ * power-of-two data area and {@link #SLACK} bytes more. Frames (header + payload, padded to 8
+ * bytes) are written whole, then published by a release store of the tail; the reader acquires
+ * the tail, copies the frame out and releases the head. Positions only grow; index = position
+ * mod capacity. A frame of up to {@code SLACK} bytes is contiguous even where it crosses the
+ * end of the data area (it runs on into the slack), so headers and eager messages never wrap:
+ * only the payloads of larger frames wrap to the start. No two unread frames can both reach
+ * into the slack, as they would have to be more than a ring apart.
+ *
+ * <p>Why: a branch that a method's profile never saw taken is left out of the code the JIT
+ * compiles, and taking it later throws that code away. A ring's first wrap came after about
+ * 20,000 small messages, once the send and receive paths were compiled, and each recompiled
+ * them (stalls of 1–3 ms in the first seconds of a job, docs/performance.md).
  *
  * <p>Large messages travel as a stream of frames of at most a quarter ring each (rendezvous
  * DATA), so sender and receiver copy concurrently.
@@ -30,6 +39,14 @@ import java.nio.file.StandardOpenOption;
  */
 public final class ShmTransport implements Transport {
     public static final int RING_HEADER = 128;
+    private static final int EAGER_LIMIT = 16 * 1024;
+    /** Bytes after a ring's data area that a frame crossing its end runs on into: an eager frame's most. */
+    static final int SLACK = padded(Header.BYTES + EAGER_LIMIT) + 64;
+    /**
+     * A writer reads the ring's head again once it has written this much since it last did, not
+     * only when the ring looks full: so the re-read is a branch taken regularly (see above).
+     */
+    static final int HEAD_REFRESH_BYTES = 64 * 1024;
     private static final int HEAD = 0, TAIL = 64;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
@@ -44,8 +61,8 @@ public final class ShmTransport implements Transport {
     private final long[] tails;           // local index -> my tail in that peer's ring for me
     private final long[] headsSeen;       // local index -> last head read there
     private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
-    private final byte[] headerBytes = new byte[Header.BYTES];
-    private final ByteBuffer headerView = ByteBuffer.wrap(headerBytes).order(ByteOrder.nativeOrder());
+    /** How much a writer writes between reads of a ring's head: {@link #HEAD_REFRESH_BYTES}, or a smaller ring's size. */
+    private final int refreshBytes;
     /**
      * The header of the frame being delivered, reused for every frame (no allocation per
      * message): a sink that keeps a header past {@code onFrame} copies it.
@@ -54,7 +71,11 @@ public final class ShmTransport implements Transport {
 
     /** Size of a rank's inbox file for {@code localRanks} senders. */
     public static long inboxBytes(int localRanks, int capacity) {
-        return (long) localRanks * (RING_HEADER + capacity);
+        return (long) localRanks * ringStride(capacity);
+    }
+
+    private static long ringStride(int capacity) {
+        return RING_HEADER + capacity + SLACK;
     }
 
     /**
@@ -97,6 +118,7 @@ public final class ShmTransport implements Transport {
         this.me = me;
         this.capacity = capacity;
         this.mask = capacity - 1;
+        this.refreshBytes = Math.min(capacity, HEAD_REFRESH_BYTES);
         this.worldOfLocal = worldOfLocal;
         this.localIndexOf = new int[worldSize];
         java.util.Arrays.fill(localIndexOf, -1);
@@ -111,7 +133,7 @@ public final class ShmTransport implements Transport {
     }
 
     private int ringBase(int localIndex) {
-        return localIndex * (RING_HEADER + capacity);
+        return (int) (localIndex * ringStride(capacity));
     }
 
     @Override
@@ -121,7 +143,7 @@ public final class ShmTransport implements Transport {
 
     @Override
     public int eagerLimit() {
-        return 16 * 1024;
+        return EAGER_LIMIT;
     }
 
     private static int padded(int n) {
@@ -142,30 +164,20 @@ public final class ShmTransport implements Transport {
         int len = h.payloadLen;
         int need = padded(Header.BYTES + len);
         long tail = tails[peerLocal];
-        if (need > capacity - (tail - headsSeen[peerLocal])) {
+        if (tail + need - headsSeen[peerLocal] > refreshBytes) {
             headsSeen[peerLocal] = (long) LONGS.getAcquire(ring, base + HEAD);
-            if (need > capacity - (tail - headsSeen[peerLocal])) return false;
+            if (tail + need - headsSeen[peerLocal] > capacity) return false;
         }
         int data = base + RING_HEADER;
         int at = (int) (tail & mask);
-        if (at + Header.BYTES <= capacity) {
-            h.write(ring, data + at);  // straight into the ring (the usual case: it does not wrap)
-        } else {
-            h.write(headerView, 0);
-            put(ring, data, tail, headerBytes, Header.BYTES);
+        h.write(ring, data + at);  // the header never wraps (SLACK)
+        if (len > 0) {
+            if (need <= SLACK) BufAccess.get(payload, payloadOff, ring, data + at + Header.BYTES, len);
+            else putPayload(ring, data, tail + Header.BYTES, payload, payloadOff, len);
         }
-        if (len > 0) putPayload(ring, data, tail + Header.BYTES, payload, payloadOff, len);
         tails[peerLocal] = tail + need;
         LONGS.setRelease(ring, base + TAIL, tail + need);
         return true;
-    }
-
-    /** Copies bytes into the ring at stream position {@code pos}, wrapping at the end. */
-    private void put(ByteBuffer ring, int data, long pos, byte[] src, int n) {
-        int at = (int) (pos & mask);
-        int first = Math.min(n, capacity - at);
-        ring.put(data + at, src, 0, first);
-        if (first < n) ring.put(data, src, first, n - first);
     }
 
     private void putPayload(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
@@ -204,15 +216,7 @@ public final class ShmTransport implements Transport {
             long head = readHeads[i];
             while (head < tail) {
                 int at = (int) (head & mask);
-                int first = Math.min(Header.BYTES, capacity - at);
-                Header h;
-                if (first == Header.BYTES) {
-                    h = received.readFrom(inbox, data + at);  // straight from the ring
-                } else {
-                    inbox.get(data + at, headerBytes, 0, first);
-                    inbox.get(data, headerBytes, first, Header.BYTES - first);
-                    h = received.readFrom(headerView, 0);
-                }
+                Header h = received.readFrom(inbox, data + at);  // the header never wraps (SLACK)
                 int len = h.payloadLen;
                 if (len < 0 || len > maxPayload()) {
                     sink.onPeerLost(peer, "sent a malformed frame over shared memory (payload " + len + " bytes)");
@@ -221,18 +225,17 @@ public final class ShmTransport implements Transport {
                 }
                 FrameSink.Target t = sink.onHeader(peer, h);
                 boolean direct = t != null && t.direct();
+                int need = padded(Header.BYTES + len);
                 byte[] copy = null;
                 if (len > 0) {
-                    if (direct) {
-                        getPayload(inbox, data, head + Header.BYTES, t.buf, t.off, len);
-                    } else {
-                        copy = new byte[len];
-                        getPayload(inbox, data, head + Header.BYTES, new Buf(copy, BaseKind.BYTE, 0, len), 0, len);
-                    }
+                    Buf into = direct ? t.buf : new Buf(copy = new byte[len], BaseKind.BYTE, 0, len);
+                    long intoOff = direct ? t.off : 0;
+                    if (need <= SLACK) BufAccess.put(inbox, data + at + Header.BYTES, into, intoOff, len);
+                    else getPayload(inbox, data, head + Header.BYTES, into, intoOff, len);
                 } else if (!direct) {
                     copy = new byte[0];
                 }
-                head += padded(Header.BYTES + len);
+                head += need;
                 readHeads[i] = head;
                 LONGS.setRelease(inbox, base + HEAD, head);
                 sink.onFrame(peer, h, direct ? null : copy, t);

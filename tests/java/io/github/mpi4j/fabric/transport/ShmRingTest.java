@@ -1,0 +1,130 @@
+package io.github.mpi4j.fabric.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One shared-memory ring between two transports of this JVM (ranks 0 and 1 of one node): frames
+ * of every size, over many laps, so that headers, eager payloads and large payloads cross the end
+ * of the data area at every alignment; each frame read back equals the one written, whether the
+ * payload lands in a buffer or comes as bytes, and a full ring refuses a frame instead of
+ * overwriting unread ones.
+ */
+class ShmRingTest {
+    /** A ring whose largest frames (a quarter ring) are larger than the slack: their payloads wrap. */
+    private static final int LARGE = 256 * 1024;
+    /** A ring whose largest frames fit the slack: nothing wraps. */
+    private static final int SMALL = 64 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private ShmTransport[] pair(int capacity) throws Exception {
+        MappedByteBuffer in0 = ShmTransport.createInbox(dir.resolve("r0-" + capacity), 2, capacity, 0);
+        MappedByteBuffer in1 = ShmTransport.createInbox(dir.resolve("r1-" + capacity), 2, capacity, 0);
+        int[] local = {0, 1};
+        long[] pids = {0, 0};
+        ShmTransport t0 = new ShmTransport(0, 2, local, pids, capacity, in0, new MappedByteBuffer[] {in0, in1});
+        ShmTransport t1 = new ShmTransport(1, 2, local, pids, capacity, in1, new MappedByteBuffer[] {in0, in1});
+        return new ShmTransport[] {t0, t1};
+    }
+
+    private static byte[] payload(int seq, int len) {
+        byte[] b = new byte[len];
+        for (int i = 0; i < len; i++) b[i] = (byte) (seq * 31 + i * 7);
+        return b;
+    }
+
+    /** Collects frames; every other frame's payload goes into a buffer of its own, the rest as bytes. */
+    private static final class Sink implements FrameSink {
+        final ArrayDeque<Object[]> got = new ArrayDeque<>();
+
+        @Override
+        public Target onHeader(int peer, Header h) {
+            if ((h.tag & 1) == 0) return null;
+            byte[] into = new byte[h.payloadLen + 3];
+            return new Target(new Buf(into, BaseKind.BYTE, 0, into.length), 3, into);
+        }
+
+        @Override
+        public void onFrame(int peer, Header h, byte[] payload, Target target) {
+            byte[] bytes = payload;
+            if (target != null && target.direct()) {
+                byte[] into = (byte[]) target.cookie;
+                bytes = java.util.Arrays.copyOfRange(into, 3, into.length);
+            }
+            got.add(new Object[] {peer, h.copy(), bytes});
+        }
+
+        @Override
+        public void onPeerLost(int peer, String why) {
+            throw new AssertionError("peer " + peer + " lost: " + why);
+        }
+    }
+
+    @Test
+    void framesOfEverySizeCrossTheEndIntact() throws Exception {
+        crossTheEnd(LARGE);
+        crossTheEnd(SMALL);
+    }
+
+    private void crossTheEnd(int capacity) throws Exception {
+        ShmTransport[] t = pair(capacity);
+        Sink sink = new Sink();
+        int max = t[0].maxPayload();
+        int[] sizes = {0, 1, 7, 8, 9, 24, 33, 40, 63, 100, 1000, 4093, 16384, 16385, max - 1, max};
+        int seq = 0;
+        for (int lap = 0; seq < 4000; lap++) {
+            for (int size : sizes) {
+                if (size > max) continue; // 16385 is more than a small ring's quarter
+                // Uneven steps move where frames start relative to the ring's end on every lap.
+                int len = size == 0 ? 0 : Math.max(1, size - (lap % 9));
+                byte[] p = payload(seq, len);
+                Header h = new Header(1, 5, 0, seq, len, 0, seq * 3L, -seq);
+                assertTrue(t[0].writeWhole(1, h, new Buf(p, BaseKind.BYTE, 0, len), 0), "frame " + seq + " fits (ring " + capacity + ")");
+                assertEquals(1, t[1].poll(sink), "frame " + seq + " read");
+                Object[] f = sink.got.poll();
+                Header r = (Header) f[1];
+                assertEquals(0, f[0]);
+                assertEquals(seq, r.tag);
+                assertEquals(len, r.payloadLen);
+                assertEquals(seq * 3L, r.a);
+                assertEquals(-seq, r.b);
+                assertArrayEquals(p, (byte[]) f[2], "payload of frame " + seq + " (" + len + " bytes)");
+                seq++;
+            }
+        }
+    }
+
+    @Test
+    void aFullRingRefusesAndThenTakesFramesAgain() throws Exception {
+        ShmTransport[] t = pair(SMALL);
+        Sink sink = new Sink();
+        int len = 1000, written = 0;
+        // Fill without reading: frames go in until the ring is full, never over unread ones.
+        while (t[0].writeWhole(1, new Header(1, 5, 0, written, len, 0, 0, 0),
+                new Buf(payload(written, len), BaseKind.BYTE, 0, len), 0)) {
+            written++;
+            assertTrue(written * 1040L <= SMALL, "more frames than the ring holds: " + written);
+        }
+        assertEquals(SMALL / 1040, written, "frames of 1040 bytes that fit a ring of " + SMALL);
+        assertFalse(t[0].writeWhole(1, new Header(1, 5, 0, 0, 8, 0, 0, 0), new Buf(new byte[8], BaseKind.BYTE, 0, 8), 0),
+                "a full ring takes nothing");
+        assertEquals(written, t[1].poll(sink));
+        for (int i = 0; i < written; i++) assertArrayEquals(payload(i, len), (byte[]) sink.got.poll()[2], "frame " + i);
+        assertTrue(t[0].writeWhole(1, new Header(1, 5, 0, 1, len, 0, 0, 0),
+                new Buf(payload(1, len), BaseKind.BYTE, 0, len), 0), "room again once read");
+        assertEquals(1, t[1].poll(sink));
+        assertArrayEquals(payload(1, len), (byte[]) sink.got.poll()[2]);
+    }
+}
