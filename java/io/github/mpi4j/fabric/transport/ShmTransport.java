@@ -40,8 +40,12 @@ import java.nio.file.StandardOpenOption;
 public final class ShmTransport implements Transport {
     public static final int RING_HEADER = 128;
     private static final int EAGER_LIMIT = 16 * 1024;
-    /** Bytes after a ring's data area that a frame crossing its end runs on into: an eager frame's most. */
-    static final int SLACK = padded(Header.BYTES + EAGER_LIMIT) + 64;
+    /**
+     * Bytes after a ring's data area that a frame crossing its end runs on into: at least an
+     * eager frame's most (16,424), in whole pages so that rings and the collective arena after
+     * them keep the alignment of their offsets (copies into misaligned rings measured slower).
+     */
+    static final int SLACK = 20 * 1024;
     /**
      * A writer reads the ring's head again once it has written this much since it last did, not
      * only when the ring looks full: so the re-read is a branch taken regularly (see above).
@@ -144,6 +148,10 @@ public final class ShmTransport implements Transport {
     @Override
     public int eagerLimit() {
         return EAGER_LIMIT;
+    }
+
+    static {
+        if (SLACK < padded(Header.BYTES + EAGER_LIMIT)) throw new AssertionError("ring slack below an eager frame");
     }
 
     private static int padded(int n) {
