@@ -35,7 +35,7 @@ class MallocSettingsTest {
 
     private static Jobs.Result job(Map<String, String> env) throws Exception {
         List<String> args = new ArrayList<>(OSU_JVM);
-        args.addAll(List.of("-cp", Jobs.classpath(), LargeAllreduceFaults.class.getName()));
+        args.addAll(List.of("-cp", Jobs.classpath(), MallocSettingsJob.class.getName()));
         Jobs.Result r = Jobs.run(Jobs.mpirun(2, args, false), env, 300);
         assertEquals(0, r.exitCode, r.toString());
         return r;

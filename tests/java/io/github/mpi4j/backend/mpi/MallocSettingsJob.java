@@ -8,8 +8,8 @@ import io.github.mpi4j.bench.Osu;
  * sizes, each timed after a warm-up; its RESULT lines), then what {@link MallocSettings} did at
  * MPI.Init ({@code MALLOC <applied>}, rank 0).
  */
-public final class LargeAllreduceFaults {
-    private LargeAllreduceFaults() {
+public final class MallocSettingsJob {
+    private MallocSettingsJob() {
     }
 
     public static void main(String[] args) {
