@@ -661,10 +661,10 @@ final class Engine implements FrameSink {
         if (failure == null) failure = "rank " + peer + " " + why;
     }
 
-    /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     /** See {@link #unexpectedArrivals()}; written under the lock. */
     private volatile long unexpectedArrivals;
 
+    /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
         // The transport may reuse h for its next frame: keep a copy.
         queues(h.ctx).unexpected.add(new Unexpected(peer, h.copy(), payload));

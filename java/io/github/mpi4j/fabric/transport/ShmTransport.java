@@ -27,9 +27,10 @@ import java.nio.file.StandardOpenOption;
  * into the slack, as they would have to be more than a ring apart.
  *
  * <p>Why: a branch that a method's profile never saw taken is left out of the code the JIT
- * compiles, and taking it later throws that code away. A ring's first wrap came after about
- * 20,000 small messages, once the send and receive paths were compiled, and each recompiled
- * them (stalls of 1–3 ms in the first seconds of a job, docs/performance.md).
+ * compiles, and taking it later throws that code away. A ring's first wrapped header, and a
+ * writer's first re-read of the head, came only after thousands of small messages, once the
+ * send and receive paths were compiled, and each recompiled them (stalls of 1–3 ms in the first
+ * seconds of a job, docs/performance.md).
  *
  * <p>Large messages travel as a stream of frames of at most a quarter ring each (rendezvous
  * DATA), so sender and receiver copy concurrently.
@@ -51,6 +52,11 @@ public final class ShmTransport implements Transport {
      * only when the ring looks full: so the re-read is a branch taken regularly (see above).
      */
     static final int HEAD_REFRESH_BYTES = 64 * 1024;
+
+    static {
+        if (SLACK < padded(Header.BYTES + EAGER_LIMIT)) throw new AssertionError("ring slack below an eager frame");
+    }
+
     private static final int HEAD = 0, TAIL = 64;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
@@ -150,10 +156,6 @@ public final class ShmTransport implements Transport {
         return EAGER_LIMIT;
     }
 
-    static {
-        if (SLACK < padded(Header.BYTES + EAGER_LIMIT)) throw new AssertionError("ring slack below an eager frame");
-    }
-
     private static int padded(int n) {
         return (n + 7) & ~7;
     }
@@ -236,8 +238,12 @@ public final class ShmTransport implements Transport {
                 int need = padded(Header.BYTES + len);
                 byte[] copy = null;
                 if (len > 0) {
-                    Buf into = direct ? t.buf : new Buf(copy = new byte[len], BaseKind.BYTE, 0, len);
+                    Buf into = direct ? t.buf : null;
                     long intoOff = direct ? t.off : 0;
+                    if (!direct) {
+                        copy = new byte[len];
+                        into = new Buf(copy, BaseKind.BYTE, 0, len);
+                    }
                     if (need <= SLACK) BufAccess.put(inbox, data + at + Header.BYTES, into, intoOff, len);
                     else getPayload(inbox, data, head + Header.BYTES, into, intoOff, len);
                 } else if (!direct) {
