@@ -186,8 +186,7 @@ final class FabricJob {
                 return 130;
             }
             for (; exited != null; exited = exits.poll()) {
-                int r = exited;
-                if (done[r]) continue;
+                int r = exited;  // each rank's exit comes once
                 done[r] = true;
                 remaining--;
                 int code = procs[r].exitValue();

@@ -60,7 +60,7 @@ final class MallocSettings {
         } else if (MpiNative.tuneMalloc0(MMAP_THRESHOLD, TRIM_THRESHOLD, TOP_PAD)) {
             applied = "mmap_threshold=" + MMAP_THRESHOLD + " trim_threshold=" + TRIM_THRESHOLD + " top_pad=" + TOP_PAD;
         } else {
-            applied = "left alone: not glibc";
+            applied = "left alone: not glibc, or mallopt refused a value";
         }
     }
 

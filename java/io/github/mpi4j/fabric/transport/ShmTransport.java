@@ -156,6 +156,11 @@ public final class ShmTransport implements Transport {
         return EAGER_LIMIT;
     }
 
+    /** Whether a frame of {@code need} bytes lies in one piece (into the slack): writer and reader must agree. */
+    private static boolean contiguous(int need) {
+        return need <= SLACK;
+    }
+
     private static int padded(int n) {
         return (n + 7) & ~7;
     }
@@ -182,7 +187,7 @@ public final class ShmTransport implements Transport {
         int at = (int) (tail & mask);
         h.write(ring, data + at);  // the header never wraps (SLACK)
         if (len > 0) {
-            if (need <= SLACK) BufAccess.get(payload, payloadOff, ring, data + at + Header.BYTES, len);
+            if (contiguous(need)) BufAccess.get(payload, payloadOff, ring, data + at + Header.BYTES, len);
             else putPayload(ring, data, tail + Header.BYTES, payload, payloadOff, len);
         }
         tails[peerLocal] = tail + need;
@@ -244,7 +249,7 @@ public final class ShmTransport implements Transport {
                         copy = new byte[len];
                         into = new Buf(copy, BaseKind.BYTE, 0, len);
                     }
-                    if (need <= SLACK) BufAccess.put(inbox, data + at + Header.BYTES, into, intoOff, len);
+                    if (contiguous(need)) BufAccess.put(inbox, data + at + Header.BYTES, into, intoOff, len);
                     else getPayload(inbox, data, head + Header.BYTES, into, intoOff, len);
                 } else if (!direct) {
                     copy = new byte[0];
