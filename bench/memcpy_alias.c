@@ -3,7 +3,7 @@
  * loop: how much a copy slows down when the destination lies a little ahead of the source
  * modulo 4 KiB ("4K aliasing": the copy's loads falsely wait on its own recent stores).
  *
- *   gcc -O2 -o /tmp/memcpy_alias bench/memcpy_alias.c && /tmp/memcpy_alias [dst_offset] [bytes]
+ *   target/bench/memcpy_alias [dst_offset] [bytes]      (built by mvn package)
  *
  * docs/performance.md, "Eighth session", explains what it shows. Needs no MPI. */
 #include <stdint.h>
