@@ -13,7 +13,8 @@ import java.util.Map;
  * shared with the JVM's own allocations (direct buffers among them); when the temporary does not
  * fit, glibc maps it fresh and unmaps it at the free, so every call touches new pages. In this
  * state a 16 MiB allreduce spent most of its time in page faults and took 42–66 ms instead of
- * about 5 ms, in one run of three to eight runs of ten of the same benchmark. Fixed settings keep freed memory for the next call:
+ * about 5 ms, in one run of three and up to eight runs of ten of the same benchmark. Fixed
+ * settings keep freed memory for the next call:
  * <ul>
  *   <li>{@code M_MMAP_THRESHOLD} 32 MiB (glibc's largest): blocks up to 32 MiB come from the heaps;</li>
  *   <li>{@code M_TRIM_THRESHOLD} 256 MiB: free memory at a heap's top is kept up to this size;</li>
