@@ -218,8 +218,13 @@ public class Request implements Freeable {
         for (int i = 0; i < requests.length; i++) {
             StatusData p = requests[i] == null ? null : requests[i].takeParked();
             if (p != null) requests[i].finish(p);
-            else if (before[i] != null) requests[i].finish(new StatusData());
+            else if (before[i] != null) requests[i].finishUnreported();
         }
+    }
+
+    /** {@link #finish} for a completion whose status nobody asked for (a status only if a completion reads it). */
+    private void finishUnreported() {
+        finish(completion == null ? null : new StatusData());
     }
 
     private static Status[] waitAllStatusBody(Request[] requests) {

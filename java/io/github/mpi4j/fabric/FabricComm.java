@@ -321,7 +321,7 @@ final class FabricComm implements BackendComm, CollChannel {
         if (sentWhole(buf, len, dest, tag, mode)) {
             // Complete at the call, as eager sends are in MPI libraries (no queued frame, header
             // or completion callback).
-            return FabricRequest.completed(this, Engine.SendOp.completed(engine.me, tag, len));
+            return new SentRequest(rank, tag, len);
         }
         return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
     }

@@ -11,6 +11,11 @@ import mpi.MPI;
  * allocates per blocking send and per blocking receive once warm, and checks every message's
  * contents (the iteration number and the sender's rank). Prints, on rank 0,
  * {@code ALLOC <kind> send=<bytes per call> recv=<bytes per call>}, or {@code WRONG ...}.
+ *
+ * <p>Then osu_mbw_mr's loop: rank 0 sends windows of 64 non-blocking messages from 64 different
+ * arrays and waits for them all, rank 1 receives and checks them; prints
+ * {@code WINDOW isend=<bytes per message>}, what rank 0's thread allocated per message for the
+ * {@code iSend}s and the {@code waitAll} once warm.
  */
 public final class SmallMessageAllocationProgram {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -26,6 +31,8 @@ public final class SmallMessageAllocationProgram {
             run(comm, kind, 20_000);  // warm-up
             run(comm, kind, 20_000);
         }
+        window(comm, 500);  // warm-up
+        window(comm, 500);
         MPI.Finalize();
     }
 
@@ -57,6 +64,43 @@ public final class SmallMessageAllocationProgram {
         if (rank == 0) {
             System.out.println(String.format(Locale.ROOT, "ALLOC %s send=%.2f recv=%.2f", kind,
                     sendBytes / (double) n, recvBytes / (double) n));
+        }
+    }
+
+    private static void window(Intracomm comm, int windows) {
+        final int w = 64;
+        int rank = comm.getRank();
+        int[][] bufs = new int[w][2];
+        mpi.Request[] reqs = new mpi.Request[w];
+        int[] ack = new int[1];
+        long bytes = 0;
+        for (int i = 0; i < windows; i++) {
+            if (rank == 0) {
+                for (int k = 0; k < w; k++) {
+                    bufs[k][0] = i;
+                    bufs[k][1] = k;
+                }
+                long a = THREADS.getCurrentThreadAllocatedBytes();
+                for (int k = 0; k < w; k++) reqs[k] = comm.iSend(bufs[k], 2, MPI.INT, 1, 7);
+                mpi.Request.waitAll(reqs);
+                bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
+                comm.recv(ack, 1, MPI.INT, 1, 8);
+            } else if (rank == 1) {
+                for (int k = 0; k < w; k++) reqs[k] = comm.iRecv(bufs[k], 2, MPI.INT, 0, 7);
+                mpi.Request.waitAll(reqs);
+                for (int k = 0; k < w; k++) {
+                    if (bufs[k][0] != i || bufs[k][1] != k) {
+                        System.out.println("WRONG window " + i + " message " + k + ": got " + bufs[k][0] + ", "
+                                + bufs[k][1]);
+                        System.out.flush();
+                        MPI.COMM_WORLD.abort(3);
+                    }
+                }
+                comm.send(ack, 1, MPI.INT, 0, 8);
+            }
+        }
+        if (rank == 0) {
+            System.out.println(String.format(Locale.ROOT, "WINDOW isend=%.2f", bytes / (double) windows / w));
         }
     }
 
