@@ -224,12 +224,19 @@ limit() {   # test -> max bytes
 run_c() {   # np test
   mpirun -np "$1" --oversubscribe --bind-to none "${root[@]}" "${mca[@]}" "$osu_c" "$2" "$(limit "$2")"
 }
+# The steady-state tests touch the heap at start-up (-XX:+AlwaysPreTouch), as the C twin has
+# written its buffers before it times them: with -Xms1g a fresh heap page costs a page fault the
+# first time it is written (microseconds in a VM), and a call that makes a few hundred bytes of
+# objects met one every few calls, for the whole run (docs/performance.md, "Ninth session").
+# The init test starts without it: the pre-touch would be part of what it measures.
 run_java() {   # np test kind
+  local opts=("${jvm_opts[@]}")
+  [ "$2" = init ] || opts=(-XX:+AlwaysPreTouch "${jvm_opts[@]}")
   case "$mode" in
-    mpi) mpirun -np "$1" --oversubscribe --bind-to none "${root[@]}" java "${jvm_opts[@]}" \
+    mpi) mpirun -np "$1" --oversubscribe --bind-to none "${root[@]}" java "${opts[@]}" \
            io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
-    fabric) launch/mpi4jrun -np "$1" "${jvm_opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
-    fabric-tcp) launch/mpi4jrun -np "$1" --tcp "${jvm_opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
+    fabric) launch/mpi4jrun -np "$1" "${opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
+    fabric-tcp) launch/mpi4jrun -np "$1" --tcp "${opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
   esac
 }
 record() {   # np rep

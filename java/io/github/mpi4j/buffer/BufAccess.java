@@ -3,6 +3,8 @@ package io.github.mpi4j.buffer;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.MemoryKind;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -266,8 +268,63 @@ public final class BufAccess {
             System.arraycopy(src, 0, dst.base, dst.offset + (int) dstOff, len);
         } else if (dst.isDirect() && dst.kind == BaseKind.BYTE) {
             ((ByteBuffer) dst.base).put(dst.offset + (int) dstOff, src, 0, len);
-        } else {
+        } else if (!bytesIntoArray(src, dst, dstOff, len)) {
             copy(new Buf(src, BaseKind.BYTE, 0, src.length), 0, dst, dstOff, len);
+        }
+    }
+
+    /** Up to this many bytes, {@link #bytesIntoArray} decodes element by element. */
+    private static final int DECODE_MAX = 16 * 1024;
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, NATIVE);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, NATIVE);
+    private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, NATIVE);
+    private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, NATIVE);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, NATIVE);
+    private static final VarHandle CHARS = MethodHandles.byteArrayViewVarHandle(char[].class, NATIVE);
+
+    /**
+     * A small message held as bytes (an unexpected eager message) into a typed array of whole
+     * elements, decoded in place: the general path wraps the bytes and bounces them through a
+     * temporary buffer and its typed view, several objects per message. False when it does not
+     * apply (the caller copies the general way).
+     */
+    private static boolean bytesIntoArray(byte[] src, Buf dst, long dstOff, int len) {
+        if (!dst.isArray() || len > DECODE_MAX) return false;
+        int k = dst.kind.bytes;  // (bytes, booleans and objects fall through: k < 2)
+        if (k < 2 || dstOff % k != 0 || len % k != 0) return false;
+        int at = dst.offset + (int) (dstOff / k), n = len / k;
+        switch (dst.kind) {
+            case INT: {
+                int[] a = (int[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (int) INTS.get(src, i * 4);
+                return true;
+            }
+            case LONG: {
+                long[] a = (long[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (long) LONGS.get(src, i * 8);
+                return true;
+            }
+            case DOUBLE: {
+                double[] a = (double[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (double) DOUBLES.get(src, i * 8);
+                return true;
+            }
+            case FLOAT: {
+                float[] a = (float[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (float) FLOATS.get(src, i * 4);
+                return true;
+            }
+            case SHORT: {
+                short[] a = (short[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (short) SHORTS.get(src, i * 2);
+                return true;
+            }
+            case CHAR: {
+                char[] a = (char[]) dst.base;
+                for (int i = 0; i < n; i++) a[at + i] = (char) CHARS.get(src, i * 2);
+                return true;
+            }
+            default: return false;
         }
     }
 

@@ -9,11 +9,13 @@ import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import mpi.MPIException;
 
 /**
@@ -64,6 +66,12 @@ final class CollSequencer {
     /** Calls finished at this rank: all below {@code finishedBelow}, and these above. */
     private long finishedBelow;
     private final TreeSet<Long> finishedAbove = new TreeSet<>();
+    /**
+     * An emptied operations array of a finished blocking call, for the next call (a call that
+     * tracks operations then allocates no list; collectives of one communicator run one at a
+     * time, so one spare serves).
+     */
+    private final AtomicReference<Engine.Op[]> spareOps = new AtomicReference<>();
     /** Failures that peers reported for calls not finished here (usually: not begun yet). */
     private final Map<Long, Notice> notices = new HashMap<>();
     /** Calls left during which to look for strays: messages sent for failed calls. */
@@ -72,8 +80,11 @@ final class CollSequencer {
     /** {@link Engine#unexpectedArrivals()} when the notices were last drained (under drainLock). */
     private long drainedAt = -1;
 
-    /** One collective call at this rank. */
-    final class Run {
+    /**
+     * One collective call at this rank. As a {@code BooleanSupplier} it answers a wait's "did
+     * this call fail at a peer?" (one object per call, not a lambda per wait).
+     */
+    final class Run implements BooleanSupplier {
         final long seq;
         final String call;
         final int base;
@@ -85,7 +96,30 @@ final class CollSequencer {
         boolean failed;
         /** Why the call failed elsewhere, once a notice said so. */
         volatile Notice notice;
-        final ArrayList<Engine.Op> ops = new ArrayList<>();
+        /**
+         * Operations still running when they were tracked (the first {@code opCount}), given up
+         * if the call fails; the array is the sequencer's spare (see {@link #spareOps}).
+         */
+        Engine.Op[] ops;
+        int opCount;
+
+        void add(Engine.Op op) {
+            if (ops == null) {
+                ops = spareOps.getAndSet(null);
+                if (ops == null) ops = new Engine.Op[8];
+            }
+            if (opCount == ops.length) ops = Arrays.copyOf(ops, 2 * opCount);
+            ops[opCount++] = op;
+        }
+
+        /** A blocking call's end: its array (emptied) becomes the spare of the next call. */
+        void releaseOps() {
+            if (ops == null) return;
+            Arrays.fill(ops, 0, opCount, null);
+            spareOps.set(ops);
+            ops = null;
+            opCount = 0;
+        }
 
         Run(long seq, String call, Run outer) {
             this.seq = seq;
@@ -96,6 +130,11 @@ final class CollSequencer {
 
         CollSequencer owner() {
             return CollSequencer.this;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return failedElsewhere(this);
         }
     }
 
@@ -143,12 +182,15 @@ final class CollSequencer {
         if (failure != null) fail(r, failure);
         if (--r.depth > 0) return;
         restore(r.outer);
-        if (!r.async) finish(r);
+        if (!r.async) {
+            r.releaseOps();
+            finish(r);
+        }
     }
 
     private static void restore(Run outer) {
-        if (outer == null) CURRENT.remove();
-        else CURRENT.set(outer);
+        // set(null), not remove(): the thread's entry stays, so the next call allocates none.
+        CURRENT.set(outer);
     }
 
     private Run current() {
@@ -170,10 +212,10 @@ final class CollSequencer {
         if (r == null || op.done) return;
         if (r.async) {
             synchronized (r) {
-                r.ops.add(op);
+                r.add(op);
             }
         } else {
-            r.ops.add(op);
+            r.add(op);
         }
     }
 
@@ -181,11 +223,12 @@ final class CollSequencer {
         synchronized (this) {
             if (r.seq == finishedBelow) {
                 finishedBelow++;
-                while (finishedAbove.remove(finishedBelow)) finishedBelow++;
+                // (the emptiness tests keep the common path free of boxed keys)
+                while (!finishedAbove.isEmpty() && finishedAbove.remove(finishedBelow)) finishedBelow++;
             } else {
                 finishedAbove.add(r.seq);
             }
-            notices.remove(r.seq);
+            if (!notices.isEmpty()) notices.remove(r.seq);
             if (r.failed) strayWatch = STRAY_WATCH;
         }
         if (r.failed) discardStrays();
@@ -206,7 +249,7 @@ final class CollSequencer {
             engine.waitFor(op, "collective");
             return;
         }
-        engine.waitFor(op, r.call, () -> failedElsewhere(r));
+        engine.waitFor(op, r.call, r);
         if (!op.done) {
             Notice n = r.notice;
             throw MPIException.of(Mpi.ERR_OTHER, r.call + ": rank " + n.rank + " failed its part of this collective"
@@ -218,6 +261,7 @@ final class CollSequencer {
         if (r.notice != null) return true;
         drainNotices();
         synchronized (this) {
+            if (notices.isEmpty()) return false;  // (no boxed key on the common path)
             Notice n = notices.get(r.seq);
             if (n != null) r.notice = n;
             return n != null;
@@ -263,8 +307,9 @@ final class CollSequencer {
         }
         Engine.Op[] ops;
         synchronized (r) {
-            ops = r.ops.toArray(new Engine.Op[0]);
-            r.ops.clear();
+            ops = r.ops == null ? new Engine.Op[0] : Arrays.copyOf(r.ops, r.opCount);
+            if (r.ops != null) Arrays.fill(r.ops, null);
+            r.opCount = 0;
         }
         for (Engine.Op op : ops) engine.abandon(op);
         if (r.notice == null) tellPeers(r, failure);
