@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ShmRingTest {
     /** A ring whose largest frames (a quarter ring) are larger than the slack: their payloads wrap. */
     private static final int LARGE = 256 * 1024;
+    /** The default ring (1 MiB): frames up to 256 KiB, most of them wrapping where they cross the end. */
+    private static final int HUGE = 1024 * 1024;
     /** A ring whose largest frames fit the slack: nothing wraps. */
     private static final int SMALL = 64 * 1024;
 
@@ -74,6 +76,8 @@ class ShmRingTest {
 
     @Test
     void framesOfEverySizeCrossTheEndIntact() throws Exception {
+        assertTrue(LARGE / 4 + Header.BYTES > ShmTransport.SLACK, "the large ring's largest frames must wrap");
+        crossTheEnd(HUGE);
         crossTheEnd(LARGE);
         crossTheEnd(SMALL);
     }
@@ -82,11 +86,12 @@ class ShmRingTest {
         ShmTransport[] t = pair(capacity);
         Sink sink = new Sink();
         int max = t[0].maxPayload();
-        int[] sizes = {0, 1, 7, 8, 9, 24, 33, 40, 63, 100, 1000, 4093, 16384, 16385, max - 1, max};
+        int[] sizes = {0, 1, 7, 8, 9, 24, 33, 40, 63, 100, 1000, 4093, 16384, 16385, 65536, 65537, 100_000, max - 1,
+            max};
         int seq = 0;
         for (int lap = 0; seq < 4000; lap++) {
             for (int size : sizes) {
-                if (size > max) continue; // 16385 is more than a small ring's quarter
+                if (size > max) continue; // 16385 is more than a small ring's quarter, 65537 a large one's
                 // Uneven steps move where frames start relative to the ring's end on every lap.
                 int len = size == 0 ? 0 : Math.max(1, size - (lap % 9));
                 byte[] p = payload(seq, len);
