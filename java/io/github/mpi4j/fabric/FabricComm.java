@@ -11,6 +11,7 @@ import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.CollectiveOps;
+import io.github.mpi4j.spi.CompletedRequest;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.SendMode;
 import io.github.mpi4j.spi.StatusData;
@@ -321,7 +322,7 @@ final class FabricComm implements BackendComm, CollChannel {
         if (sentWhole(buf, len, dest, tag, mode)) {
             // Complete at the call, as eager sends are in MPI libraries (no queued frame, header
             // or completion callback).
-            return new SentRequest(rank, tag, len);
+            return new CompletedRequest(rank, tag, len);
         }
         return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
     }

@@ -1,14 +1,36 @@
 package io.github.mpi4j.spi;
 
 /**
- * The request of an operation that was done at the call (a file access, for example): complete
- * from the start, it reports the operation's status once and then, inactive, an empty one.
+ * The request of an operation that was done at the call (a file access, a small send written
+ * whole into a transport): complete from the start, it reports the operation's status once and
+ * then, inactive, an empty one. It keeps the status as fields, not as a {@link StatusData}: the
+ * message-rate path makes one per send.
  */
 public final class CompletedRequest implements BackendRequest {
-    private StatusData result;
+    private final int source;
+    private final int tag;
+    private final int error;
+    private final boolean cancelled;
+    private final long bytes;
+    private boolean reported;
 
+    /** @param result the operation's status, or null for an empty one */
     public CompletedRequest(StatusData result) {
-        this.result = result;
+        this(result == null ? 0 : result.source, result == null ? 0 : result.tag, result == null ? 0 : result.error,
+                result != null && result.cancelled, result == null ? 0 : result.bytes);
+    }
+
+    /** A completed send or receive of {@code bytes} with this source and tag (ranks of the communicator). */
+    public CompletedRequest(int source, int tag, long bytes) {
+        this(source, tag, 0, false, bytes);
+    }
+
+    private CompletedRequest(int source, int tag, int error, boolean cancelled, long bytes) {
+        this.source = source;
+        this.tag = tag;
+        this.error = error;
+        this.cancelled = cancelled;
+        this.bytes = bytes;
     }
 
     @Override
@@ -18,10 +40,10 @@ public final class CompletedRequest implements BackendRequest {
 
     @Override
     public boolean test(StatusData status) {
-        StatusData r = result;
-        result = null;
+        boolean first = !reported;
+        reported = true;
         if (status != null) {
-            if (r != null) status.set(r.source, r.tag, r.error, r.cancelled, r.bytes);
+            if (first) status.set(source, tag, error, cancelled, bytes);
             else status.set(0, 0, 0, false, 0);
         }
         return true;
