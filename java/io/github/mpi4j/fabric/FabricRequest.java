@@ -45,9 +45,4 @@ class FabricRequest implements BackendRequest {
     public void free() {
         // The operation goes on to completion; nothing to release.
     }
-
-    /** A request that is already complete (PROC_NULL peers, bsends). */
-    static FabricRequest completed(FabricComm comm, Engine.Op op) {
-        return new FabricRequest(comm, op, "completed");
-    }
 }
