@@ -83,6 +83,9 @@ public class MpiJavaStyleProgram {
             check(4, s.Get_count(MPI.INT), "Get_count");
             for (int i = 0; i < 4; i++) check((4 * me + i) * 3, mine[2 + i], "piece " + i);
         }
+        // Every piece is in before the ring starts: otherwise the wildcard receive above may
+        // match the previous rank's ring message, which MPI allows (no order between senders).
+        MPI.COMM_WORLD.Barrier();
 
         // Ring with Isend/Irecv and Wait / Waitall / Waitany.
         double[] out = {me, me * 0.5};
