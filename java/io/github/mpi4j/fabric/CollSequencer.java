@@ -112,7 +112,7 @@ final class CollSequencer {
             ops[opCount++] = op;
         }
 
-        /** A blocking call's end: its array (emptied) becomes the spare of the next call. */
+        /** The call is over, or gave its operations up: its array (emptied) becomes the next call's spare. */
         void releaseOps() {
             if (ops == null) return;
             Arrays.fill(ops, 0, opCount, null);
@@ -308,8 +308,7 @@ final class CollSequencer {
         Engine.Op[] ops;
         synchronized (r) {
             ops = r.ops == null ? new Engine.Op[0] : Arrays.copyOf(r.ops, r.opCount);
-            if (r.ops != null) Arrays.fill(r.ops, null);
-            r.opCount = 0;
+            r.releaseOps();
         }
         for (Engine.Op op : ops) engine.abandon(op);
         if (r.notice == null) tellPeers(r, failure);

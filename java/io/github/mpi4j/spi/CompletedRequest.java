@@ -14,22 +14,24 @@ public final class CompletedRequest implements BackendRequest {
     private final long bytes;
     private boolean reported;
 
+    private static final StatusData EMPTY = new StatusData();
+
     /** @param result the operation's status, or null for an empty one */
     public CompletedRequest(StatusData result) {
-        this(result == null ? 0 : result.source, result == null ? 0 : result.tag, result == null ? 0 : result.error,
-                result != null && result.cancelled, result == null ? 0 : result.bytes);
+        StatusData r = result != null ? result : EMPTY;
+        this.source = r.source;
+        this.tag = r.tag;
+        this.error = r.error;
+        this.cancelled = r.cancelled;
+        this.bytes = r.bytes;
     }
 
     /** A completed send or receive of {@code bytes} with this source and tag (ranks of the communicator). */
     public CompletedRequest(int source, int tag, long bytes) {
-        this(source, tag, 0, false, bytes);
-    }
-
-    private CompletedRequest(int source, int tag, int error, boolean cancelled, long bytes) {
         this.source = source;
         this.tag = tag;
-        this.error = error;
-        this.cancelled = cancelled;
+        this.error = 0;
+        this.cancelled = false;
         this.bytes = bytes;
     }
 
