@@ -96,9 +96,13 @@ public final class Osu {
         long until = System.nanoTime() + 3_000_000_000L * perCore;
         boolean more = true;
         while (more) {
-            // Every protocol and schedule the timed sizes will use: eager and rendezvous
-            // messages, small, medium and large collective schedules.
-            for (long size = minBytes; size <= (1 << 21); size *= 8) {
+            // Every size the timed part uses up to 2 MiB, so every protocol and schedule: eager
+            // and rendezvous messages, small, medium and large collective schedules. Every size,
+            // not every eighth: the code of a protocol is compiled once it has run some thousands
+            // of times, and with a 64 KiB eager limit a sweep by eights met rendezvous only at 256
+            // KiB and 2 MiB, too few times, so its compilation (which -Xbatch waits for) landed in
+            // the timed 128 KiB size and doubled its latency (docs/performance.md, tenth session).
+            for (long size = minBytes; size <= (1 << 21); size *= 2) {
                 switch (test) {
                     case "latency": latency(comm, (int) size, direct); break;
                     case "bw": bandwidth(comm, (int) size, direct); break;

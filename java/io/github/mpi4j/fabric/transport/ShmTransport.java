@@ -40,13 +40,20 @@ import java.nio.file.StandardOpenOption;
  */
 public final class ShmTransport implements Transport {
     public static final int RING_HEADER = 128;
-    private static final int EAGER_LIMIT = 16 * 1024;
+    /**
+     * Messages up to this size go eagerly (a ring of less than 256 KiB lowers it to a quarter
+     * ring). 64 KiB rather than 16: at 16–64 KiB a rendezvous's three steps cost more than the
+     * extra copy, most of all with more ranks than cores, where each step waits for a peer to be
+     * scheduled (np 4 bcast of 32 KiB on 2 cores: 93–143 µs at 16 KiB, 38–45 µs at 64 KiB;
+     * docs/performance.md, tenth session).
+     */
+    private static final int EAGER_LIMIT = 64 * 1024;
     /**
      * Bytes after a ring's data area that a frame crossing its end runs on into: at least an
-     * eager frame's most (16,424), in whole pages so that rings and the collective arena after
+     * eager frame's most (65,576), in whole pages so that rings and the collective arena after
      * them keep the alignment of their offsets (copies into misaligned rings measured slower).
      */
-    static final int SLACK = 20 * 1024;
+    static final int SLACK = 68 * 1024;
     /**
      * A writer reads the ring's head again once it has written this much since it last did, not
      * only when the ring looks full: so the re-read is a branch taken regularly (see above).
@@ -153,7 +160,7 @@ public final class ShmTransport implements Transport {
 
     @Override
     public int eagerLimit() {
-        return EAGER_LIMIT;
+        return Math.min(EAGER_LIMIT, capacity / 4);
     }
 
     /** Whether a frame of {@code need} bytes lies in one piece (into the slack): writer and reader must agree. */

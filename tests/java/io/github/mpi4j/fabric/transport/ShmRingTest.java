@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * overwriting unread ones.
  */
 class ShmRingTest {
-    /** A ring whose largest frames (a quarter ring) are larger than the slack: their payloads wrap. */
+    /** A ring whose largest frames (a quarter ring, 64 KiB) just fit the slack. */
     private static final int LARGE = 256 * 1024;
     /** The default ring (1 MiB): frames up to 256 KiB, most of them wrapping where they cross the end. */
     private static final int HUGE = 1024 * 1024;
@@ -76,7 +76,7 @@ class ShmRingTest {
 
     @Test
     void framesOfEverySizeCrossTheEndIntact() throws Exception {
-        assertTrue(LARGE / 4 + Header.BYTES > ShmTransport.SLACK, "the large ring's largest frames must wrap");
+        assertTrue(HUGE / 4 + Header.BYTES > ShmTransport.SLACK, "the default ring's largest frames must wrap");
         crossTheEnd(HUGE);
         crossTheEnd(LARGE);
         crossTheEnd(SMALL);
