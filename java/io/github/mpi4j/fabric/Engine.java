@@ -109,7 +109,7 @@ final class Engine implements FrameSink {
         long received;
         boolean truncated;
         /** Where an eager payload lands: made once per RecvOp, so a reused one allocates nothing. */
-        private Target eager;
+        private Target target;
 
         RecvOp(int ctx, int wantSource, int wantTag, Buf buf, long off, long capacity) {
             reset(ctx, wantSource, wantTag, buf, off, capacity);
@@ -135,11 +135,16 @@ final class Engine implements FrameSink {
             DONE.set(this, false);  // plain: the op is published by the lock of the next post
         }
 
-        Target eagerTarget() {
-            Target t = eager;
-            if (t == null) eager = t = new Target(buf, off, this);
+        /**
+         * Where a payload lands: byte {@code at} of this receive's buffer. One target per receive,
+         * pointed anew for each frame: a receive takes one frame at a time (its eager message,
+         * or the DATA frames of its message, which come in order from one peer).
+         */
+        Target targetAt(long at) {
+            Target t = target;
+            if (t == null) target = t = new Target(buf, at, this);
             t.buf = buf;
-            t.off = off;
+            t.off = at;
             return t;
         }
 
@@ -188,7 +193,7 @@ final class Engine implements FrameSink {
     private final UnexpectedBudget budget;
     /** Peers that asked this rank to send them rendezvous only (THROTTLE). */
     private final boolean[] rendezvousOnly;
-    private final Map<Long, Op> waiting = new HashMap<>();
+    private final OpTable waiting = new OpTable();
     private long nextId = 1;
     private final long timeoutNanos;
     private volatile String failure;
@@ -249,8 +254,7 @@ final class Engine implements FrameSink {
                 enqueue(new OutFrame(dest, h, buf, off, sync ? null : () -> op.done = true));
             } else {
                 op.id = register(op);
-                Header h = new Header(RTS, ctx, me, tag, 0, sync ? FLAG_SYNC : 0, op.id, len);
-                enqueue(new OutFrame(dest, h, null, 0, null));
+                frame(dest, RTS, ctx, tag, 0, sync ? FLAG_SYNC : 0, op.id, len, null, 0, null);
             }
         } finally {
             lock.unlock();
@@ -306,8 +310,36 @@ final class Engine implements FrameSink {
         queuedFrames++;
     }
 
+    /**
+     * Sends a frame of {@code len} payload bytes of {@code buf} from byte {@code off}. With
+     * nothing queued for {@code peer} and a transport that takes it whole at once, it is written
+     * from the reused {@link #scratch} header and nothing is allocated (the control frames and
+     * DATA frames of a rendezvous); otherwise it is queued as an {@link OutFrame}.
+     * {@code completes}: a send that is done once this frame is written, or null. Under the lock.
+     */
+    private void frame(int peer, int kind, int ctx, int tag, int len, int flags, long a, long b, Buf buf, long off,
+                       SendOp completes) {
+        if (outq[peer].isEmpty()) {
+            Header h = scratch;
+            h.kind = kind;
+            h.ctx = ctx;
+            h.src = me;
+            h.tag = tag;
+            h.payloadLen = len;
+            h.flags = flags;
+            h.a = a;
+            h.b = b;
+            if (transportOf[peer].writeWhole(peer, h, buf, off)) {
+                if (completes != null) completes.done = true;
+                return;
+            }
+        }
+        Header h = new Header(kind, ctx, me, tag, len, flags, a, b);
+        enqueue(new OutFrame(peer, h, buf, off, completes == null ? null : () -> completes.done = true));
+    }
+
     private void control(int peer, int kind, long a, long b) {
-        enqueue(new OutFrame(peer, new Header(kind, 0, me, 0, 0, 0, a, b), null, 0, null));
+        frame(peer, kind, 0, 0, 0, 0, a, b, null, 0, null);
     }
 
     /** After a CTS: stream the message in DATA frames; the send completes with the last one. */
@@ -320,8 +352,7 @@ final class Engine implements FrameSink {
         for (long at = 0; at < op.len; at += chunk) {
             int n = (int) Math.min(chunk, op.len - at);
             boolean last = at + n >= op.len;
-            Header h = new Header(DATA, 0, me, 0, n, 0, recvId, at);
-            enqueue(new OutFrame(op.dest, h, op.buf, op.off + at, last ? () -> op.done = true : null));
+            frame(op.dest, DATA, 0, 0, n, 0, recvId, at, op.buf, op.off + at, last ? op : null);
         }
     }
 
@@ -597,13 +628,13 @@ final class Engine implements FrameSink {
                 RecvOp op = takePosted(peer, h);
                 if (op == null) return null;
                 // A message longer than the buffer comes as bytes; what fits is copied in onFrame.
-                return h.payloadLen > op.capacity ? new Target(null, 0, op) : op.eagerTarget();
+                return h.payloadLen > op.capacity ? new Target(null, 0, op) : op.targetAt(op.off);
             }
             case DATA: {
                 RecvOp op = dataTarget(peer, h);
                 // Past the buffer's capacity (a truncated message): the part that fits is copied in onFrame.
                 if (op == null || h.b + h.payloadLen > op.capacity) return null;
-                return new Target(op.buf, op.off + h.b, op);
+                return op.targetAt(op.off + h.b);
             }
             default:
                 return null;
