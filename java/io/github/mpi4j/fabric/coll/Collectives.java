@@ -55,7 +55,8 @@ public final class Collectives implements CollectiveOps {
     }
 
     // =====================================================================================
-    // Broadcast: binomial tree, or scatter + ring allgather for large messages
+    // Broadcast: binomial tree, scatter + ring allgather for large messages, or the root's
+    // shared-memory slot
     // =====================================================================================
 
     public void bcast(Buf buf, int count, TypeDesc type, int root) {
@@ -67,6 +68,12 @@ public final class Collectives implements CollectiveOps {
         long len = bytes(count, type);
         if (n == 1 || len == 0) return;
         int tag = c.tag();
+        SharedSlots slots = c.model.bcastInSlots(len, n) ? c.ch.sharedSlots() : null;
+        if (slots != null && ShmBcast.applies(slots)) {
+            // All ranks on one node with slots: the root's slot carries the message.
+            ShmBcast.run(c.ch, slots, buf, len, root, tag);
+            return;
+        }
         if (c.model.bcastScatterAllgather(len, n) && count >= n) {
             ScatterAllgather.bcast(c.ch, buf, count, type, root, tag);
         } else {

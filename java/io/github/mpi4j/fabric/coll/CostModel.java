@@ -49,6 +49,19 @@ public final class CostModel {
     private final Boolean forcedSlots;
     private final Boolean forcedBcastLarge;
     private final Boolean forcedAllGather;
+    /**
+     * Smallest broadcast, bytes, that goes through the root's shared-memory slot
+     * ({@code MPI4J_SHM_BCAST_MIN_KB}); never in a model made for predictions.
+     */
+    private long shmBcastMinBytes = Long.MAX_VALUE;
+    /** The slot broadcast forced on ({@code MPI4J_BCAST=shm}) or off (another schedule forced); null: by size. */
+    private Boolean forcedBcastSlots;
+    /**
+     * Most members for the slot broadcast by default: its root sends one message to every member
+     * and waits for one from each per chunk, which outgrows a tree's log2 L steps somewhere
+     * above this; measured only up to 4 (on 2 cores).
+     */
+    static final int SHM_BCAST_MAX_MEMBERS = 8;
     /** The same model with network constants, for steps across nodes (itself for that model). */
     private CostModel acrossNodes;
 
@@ -83,8 +96,9 @@ public final class CostModel {
         String ar = choice("MPI4J_ALLREDUCE", "recursive_doubling", "rabenseifner", "ring", "shm");
         boolean slots = "shm".equals(ar);
         AllReduce forced = ar == null || slots ? null : AllReduce.valueOf(ar.toUpperCase(Locale.ROOT));
-        String bc = choice("MPI4J_BCAST", "binomial", "scatter_allgather");
-        Boolean large = bc == null ? null : bc.equals("scatter_allgather");
+        String bc = choice("MPI4J_BCAST", "binomial", "scatter_allgather", "shm");
+        Boolean large = bc == null || bc.equals("shm") ? null : bc.equals("scatter_allgather");
+        long shmBcastMin = (long) (setting("MPI4J_SHM_BCAST_MIN_KB", 32) * 1024);
         String ag = choice("MPI4J_ALLGATHER", "bruck", "ring");
         Boolean bruck = ag == null ? null : ag.equals("bruck");
         double netAlpha = setting("MPI4J_COLL_NET_ALPHA_US", 25.0) * 1e-6;
@@ -94,6 +108,8 @@ public final class CostModel {
                 large, bruck);
         m.acrossNodes = new CostModel(netAlpha, netBeta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
                 forcedSlots, large, bruck);
+        m.shmBcastMinBytes = Math.max(0, shmBcastMin);
+        m.forcedBcastSlots = bc == null ? null : bc.equals("shm");
         return m;
     }
 
@@ -150,6 +166,17 @@ public final class CostModel {
     boolean allGatherBruck(long totalBytes, int p) {
         if (forcedAllGather != null) return forcedAllGather;
         return allGatherTime(true, totalBytes, p) < allGatherTime(false, totalBytes, p);
+    }
+
+    /**
+     * Whether a broadcast of {@code bytes} among {@code p} members goes through the root's
+     * shared-memory slot, where there are slots: from {@code MPI4J_SHM_BCAST_MIN_KB} (32 KiB) on,
+     * for 3 to {@link #SHM_BCAST_MAX_MEMBERS} members. Not at 2, where a broadcast is one message
+     * and the slot's extra step measured slower (docs/performance.md, tenth session).
+     */
+    boolean bcastInSlots(long bytes, int p) {
+        if (forcedBcastSlots != null) return forcedBcastSlots;
+        return p >= 3 && p <= SHM_BCAST_MAX_MEMBERS && bytes >= shmBcastMinBytes;
     }
 
     /** Scatter + allgather instead of a binomial tree for a broadcast of {@code bytes}. */

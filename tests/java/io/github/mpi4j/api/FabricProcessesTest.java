@@ -18,11 +18,11 @@ class FabricProcessesTest {
     }
 
     /**
-     * Every allreduce through the shared-memory slots (no size threshold), in slots of 4 KiB so
-     * that vectors take many chunks.
+     * Every allreduce, and every bcast of 3 or more ranks, through the shared-memory slots (no
+     * size threshold), in slots of 4 KiB so that vectors take many chunks.
      */
     private static final Map<String, String> TINY_SLOTS =
-            Map.of("MPI4J_SHM_COLL_MIN_KB", "0", "MPI4J_SHM_COLL_KB", "4");
+            Map.of("MPI4J_SHM_COLL_MIN_KB", "0", "MPI4J_SHM_BCAST_MIN_KB", "0", "MPI4J_SHM_COLL_KB", "4");
 
     private static Stream<DynamicNode> slots(Class<?> suite, int... sizes) {
         return SuiteRunner.run(suite, Jobs.Launcher.MPI4JRUN, List.of(), TINY_SLOTS, sizes);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The shared-memory slots in real processes: each rank's arena is part of its inbox file, so it
  * is mapped by every local rank and unlinked once all have mapped it (nothing of the job stays
- * in /dev/shm, not even while it runs); large allreduces go through the slots, small ones and
+ * in /dev/shm, not even while it runs); large allreduces and bcasts go through the slots, small ones and
  * THREAD_MULTIPLE jobs do not, and MPI4J_SHM_COLL_KB=0 turns the arenas off.
  */
 class SharedSlotsTest {
@@ -24,7 +24,7 @@ class SharedSlotsTest {
     /** 200003 doubles (above the default threshold) in slots of 64 KiB: 25 chunks, not divisible by 3 ranks. */
     private static final String COUNT = "200003";
     private static final Pattern LINE = Pattern.compile(
-            "SLOTS (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (OK|WRONG) (\\S+)");
+            "SLOTS (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (\\d+) (OK|WRONG) (\\S+)");
 
     private static long[][] run(Map<String, String> env, String... args) throws Exception {
         DirectJob.Outcome o = DirectJob.run(NP, env, 90, SlotsProgram.class.getName(), args);
@@ -34,10 +34,10 @@ class SharedSlotsTest {
             assertEquals(0, o.exitCodes[r], "rank " + r + " failed\n" + o);
             Matcher m = LINE.matcher(o.outputs[r]);
             assertTrue(m.find(), "rank " + r + " printed no SLOTS line\n" + o);
-            assertEquals("OK", m.group(8), "rank " + r + ": wrong allreduce result\n" + o);
-            job = m.group(9);
-            out[r] = new long[7];
-            for (int i = 0; i < 7; i++) out[r][i] = Long.parseLong(m.group(i + 1));
+            assertEquals("OK", m.group(10), "rank " + r + ": wrong allreduce or bcast result\n" + o);
+            job = m.group(11);
+            out[r] = new long[9];
+            for (int i = 0; i < 9; i++) out[r][i] = Long.parseLong(m.group(i + 1));
             assertEquals(0, out[r][1], "rank " + r + " saw its job's files in /dev/shm after Init\n" + o);
             assertEquals(NP, out[r][2], "rank " + r + " maps every local inbox file\n" + o);
             assertEquals(NP, out[r][3], "rank " + r + ": every mapped file is unlinked\n" + o);
@@ -61,6 +61,8 @@ class SharedSlotsTest {
             assertTrue(r[4] >= rings() + 64 * 1024, "inbox files are mapped with their arena: " + r[4] + " bytes");
             assertEquals(0, r[5], "an 8-double allreduce stays below the threshold");
             assertEquals(2, r[6], "both large allreduces use the slots");
+            assertEquals(0, r[7], "an 8-double bcast stays below the threshold");
+            assertEquals(2, r[8], "both large bcasts use the slots");
         }
     }
 
@@ -70,6 +72,7 @@ class SharedSlotsTest {
         for (long[] r : ranks) {
             assertTrue(r[4] < rings() + 4096, "no arena mapped: " + r[4] + " bytes");
             assertEquals(0, r[6], "no slots, no slot allreduce");
+            assertEquals(0, r[8], "no slots, no slot bcast");
         }
     }
 
@@ -77,6 +80,9 @@ class SharedSlotsTest {
     void noSlotsUnderThreadMultiple() throws Exception {
         long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "64"), COUNT,
                 "multiple");
-        for (long[] r : ranks) assertEquals(0, r[6], "THREAD_MULTIPLE: no slot allreduce");
+        for (long[] r : ranks) {
+            assertEquals(0, r[6], "THREAD_MULTIPLE: no slot allreduce");
+            assertEquals(0, r[8], "THREAD_MULTIPLE: no slot bcast");
+        }
     }
 }

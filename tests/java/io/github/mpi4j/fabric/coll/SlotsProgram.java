@@ -13,8 +13,9 @@ import mpi.MPI;
 /**
  * A rank program for {@link SharedSlotsTest}: after Init it reports what of its job is left in
  * /dev/shm and which of the job's (deleted) files it maps, how large; then it runs a small and
- * two large allreduces, checks them, and reports how many went through the shared-memory slots:
- * <pre>SLOTS rank left mappedFiles deletedFiles smallestMapping smallRuns largeRuns OK|WRONG job</pre>
+ * two large allreduces, then a small and two large broadcasts, checks them, and reports how many
+ * went through the shared-memory slots:
+ * <pre>SLOTS rank left mappedFiles deletedFiles smallestMapping smallRuns largeRuns smallBcasts largeBcasts OK|WRONG job</pre>
  * Arguments: the large count (doubles), and "multiple" to start under THREAD_MULTIPLE.
  */
 public final class SlotsProgram {
@@ -63,8 +64,29 @@ public final class SlotsProgram {
             ok &= direct.get(i) == -size * (double) (i % 1000);
         }
         long largeRuns = ShmAllReduce.RUNS.get() - smallRuns;
+
+        // Broadcasts: a small one (below the slot threshold), then a large one from the last
+        // rank into an array and one from rank 1 into a direct buffer, both of n doubles.
+        double[] few = new double[8];
+        if (rank == 0) for (int i = 0; i < 8; i++) few[i] = 7 * i + 1;
+        MPI.COMM_WORLD.bcast(few, 8, MPI.DOUBLE, 0);
+        for (int i = 0; i < 8; i++) ok &= few[i] == 7 * i + 1;
+        long smallBcasts = ShmBcast.RUNS.get();
+        int last = size - 1;
+        for (int i = 0; i < n; i++) {
+            out[i] = rank == last ? i * 3.0 + 0.5 : -1;
+            direct.put(i, rank == 1 ? -i : 0);
+        }
+        MPI.COMM_WORLD.bcast(out, n, MPI.DOUBLE, last);
+        MPI.COMM_WORLD.bcast(direct, n, MPI.DOUBLE, 1);
+        for (int i = 0; i < n; i++) {
+            ok &= out[i] == i * 3.0 + 0.5;
+            ok &= direct.get(i) == -i;
+        }
+        long largeBcasts = ShmBcast.RUNS.get() - smallBcasts;
         System.out.println("SLOTS " + rank + " " + left + " " + mapped.size() + " " + deleted + " " + smallest + " "
-                + smallRuns + " " + largeRuns + " " + (ok ? "OK" : "WRONG") + " " + job);
+                + smallRuns + " " + largeRuns + " " + smallBcasts + " " + largeBcasts + " " + (ok ? "OK" : "WRONG")
+                + " " + job);
         MPI.Finalize();
     }
 }
