@@ -102,14 +102,7 @@ public final class Osu {
             // of times, and with a 64 KiB eager limit a sweep by eights met rendezvous only at 256
             // KiB and 2 MiB, too few times, so its compilation (which -Xbatch waits for) landed in
             // the timed 128 KiB size and doubled its latency (docs/performance.md, tenth session).
-            for (long size = minBytes; size <= (1 << 21); size *= 2) {
-                switch (test) {
-                    case "latency": latency(comm, (int) size, direct); break;
-                    case "bw": bandwidth(comm, (int) size, direct); break;
-                    case "allreduce": allreduce(comm, (int) size, direct); break;
-                    default: bcast(comm, (int) size, direct);
-                }
-            }
+            for (long size = minBytes; size <= (1 << 21); size *= 2) runOnce(comm, test, size, direct);
             // Every rank must agree on stopping, or the collectives would not match.
             int[] go = {System.nanoTime() < until ? 1 : 0};
             comm.bcast(go, 1, MPI.INT, 0);
@@ -123,6 +116,23 @@ public final class Osu {
             Thread.currentThread().interrupt();
         }
         comm.barrier();
+        // Then the small sizes once more, untimed. Each pass above ended with the largest sizes,
+        // and the shared copy routines compiled while those ran were recompiled (-Xbatch: the
+        // rank waits) when the first timed size took their small-message branches again: the
+        // 8-byte allreduce read 30-100 µs instead of 1-3 (-XX:+PrintCompilation, tenth session).
+        for (long size = minBytes; size <= 8192; size *= 2) {
+            runOnce(comm, test, size, direct);
+        }
+        comm.barrier();
+    }
+
+    private static void runOnce(Intracomm comm, String test, long size, boolean direct) {
+        switch (test) {
+            case "latency": latency(comm, (int) size, direct); break;
+            case "bw": bandwidth(comm, (int) size, direct); break;
+            case "allreduce": allreduce(comm, (int) size, direct); break;
+            default: bcast(comm, (int) size, direct);
+        }
     }
 
     /** Iterations for a message size: many for small messages, fewer for large ones. */
