@@ -133,7 +133,7 @@ public final class Collectives implements CollectiveOps {
         CollChannel ch = c.ch;
         int n = ch.size();
         long len = bytes(count, type);
-        boolean inSlots = n > 1 && count > 0 && c.model.allReduceInSlots(len);
+        boolean inSlots = n > 1 && count > 0 && c.model.allReduceInSlots(len, n);
         SharedSlots slots = inSlots ? ch.sharedSlots() : null;
         if (slots != null && ShmAllReduce.applies(slots, type, op)) {
             // All ranks on one node with slots: reduce directly in shared memory.

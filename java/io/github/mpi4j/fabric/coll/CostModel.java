@@ -23,11 +23,15 @@ import mpi.MPIException;
  * with {@code MPI4J_ALLREDUCE=recursive_doubling|rabenseifner|ring}, {@code MPI4J_BCAST=binomial|
  * scatter_allgather} and {@code MPI4J_ALLGATHER=bruck|ring} (tests use these).
  *
- * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} (default 1024) go
- * through the ranks' shared-memory slots instead ({@link ShmAllReduce}) when they have them.
- * Measured on 2 cores, 2 and 4 ranks: below 1 MiB the slots' three barriers per chunk cost as
- * much as they save, or more, for arrays (direct buffers gain from 128 KiB, but the choice may
- * depend only on what all ranks agree on: count, type, op, not on each rank's buffers);
+ * <p>Inside one node, allreduces of at least {@code MPI4J_SHM_COLL_MIN_KB} go through the ranks'
+ * shared-memory slots instead ({@link ShmAllReduce}) when they have them. By default 1 MiB at 2
+ * ranks and 16 KiB at 3 or more. Measured on 2 cores: at 2 ranks, below 1 MiB the slots' three
+ * barriers per chunk cost as much as they save, or more, for arrays (direct buffers gain from
+ * 128 KiB, but the choice may depend only on what all ranks agree on: count, type, op, not on
+ * each rank's buffers). At 3 and 4 ranks (more ranks than cores) the message schedules' steps
+ * each wait for a peer to be scheduled, and the slots' empty-message barriers cost less: at
+ * np 4 16 KiB took 32-41 µs against 56-61, 256 KiB 242-294 against 474-479 (np 3: equal at
+ * 16 KiB, 62-69 against 104-127 µs at 64 KiB; docs/performance.md, tenth session);
  * {@code MPI4J_ALLREDUCE=shm} sends every allreduce there (and, where there are no slots,
  * lets the model pick), any other forced algorithm none.
  */
@@ -54,6 +58,12 @@ public final class CostModel {
      * ({@code MPI4J_SHM_BCAST_MIN_KB}); never in a model made for predictions.
      */
     private long shmBcastMinBytes = Long.MAX_VALUE;
+    /**
+     * Smallest allreduce, bytes, that goes through the slots at 3 or more ranks: 16 KiB unless
+     * {@code MPI4J_SHM_COLL_MIN_KB} is set (then that, at every size); -1 (the same as at 2
+     * ranks) in a model made for predictions.
+     */
+    private long shmMinBytesMany = -1;
     /** The slot broadcast forced on ({@code MPI4J_BCAST=shm}) or off (another schedule forced); null: by size. */
     private Boolean forcedBcastSlots;
     /**
@@ -109,6 +119,8 @@ public final class CostModel {
         m.acrossNodes = new CostModel(netAlpha, netBeta, gamma, Math.max(8, seg), Math.max(0, shmMin), forced,
                 forcedSlots, large, bruck);
         m.shmBcastMinBytes = Math.max(0, shmBcastMin);
+        String shmMinSet = text("MPI4J_SHM_COLL_MIN_KB");
+        m.shmMinBytesMany = shmMinSet == null || shmMinSet.isBlank() ? 16 * 1024 : Math.max(0, shmMin);
         m.forcedBcastSlots = bc == null ? null : bc.equals("shm");
         return m;
     }
@@ -143,9 +155,10 @@ public final class CostModel {
         throw MPIException.of(Mpi.ERR_OTHER, name + "='" + v + "' is not one of " + String.join(", ", allowed));
     }
 
-    /** Whether an allreduce of {@code bytes} goes through shared-memory slots, where there are some. */
-    boolean allReduceInSlots(long bytes) {
-        return forcedSlots != null ? forcedSlots : bytes >= shmMinBytes;
+    /** Whether an allreduce of {@code bytes} over {@code p} ranks goes through shared-memory slots, where there are some. */
+    boolean allReduceInSlots(long bytes, int p) {
+        if (forcedSlots != null) return forcedSlots;
+        return bytes >= (p >= 3 && shmMinBytesMany >= 0 ? shmMinBytesMany : shmMinBytes);
     }
 
     AllReduce allReduce(long bytes, int p, int count) {

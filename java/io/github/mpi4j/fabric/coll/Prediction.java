@@ -114,7 +114,7 @@ public final class Prediction {
     public Choice allReduce(long bytes, int p, boolean slots) {
         int count = (int) Math.min(Integer.MAX_VALUE, bytes / 8);
         if (p <= 1 || count == 0) return new Choice("none", 0);
-        if (slots && slotBytes > 0 && model.allReduceInSlots(bytes)) {
+        if (slots && slotBytes > 0 && model.allReduceInSlots(bytes, p)) {
             return new Choice("shm", shmAllReduceTime(bytes, p));
         }
         CostModel.AllReduce a = model.allReduce(bytes, p, count);
