@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric;
 
 import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.ProcessCopy;
 import io.github.mpi4j.fabric.transport.FrameSink;
 import io.github.mpi4j.fabric.transport.Header;
 import io.github.mpi4j.fabric.transport.OutFrame;
@@ -9,6 +10,7 @@ import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +33,11 @@ import mpi.MPIException;
  *       an {@link #ACK} once matched;</li>
  *   <li>rendezvous: larger ones announce themselves ({@link #RTS}); once matched the receiver
  *       answers {@link #CTS} and the sender streams {@link #DATA} frames straight into the
- *       receive buffer, so an unexpected large message costs no buffering.</li>
+ *       receive buffer, so an unexpected large message costs no buffering. Between processes
+ *       of one node, an RTS for a direct buffer also says where the message lies in the
+ *       sender's memory ({@link #FLAG_SINGLE_COPY}): the receiver then reads it from there
+ *       itself, one copy instead of two ({@link ProcessCopy}), and answers {@link #ACK}; where
+ *       it cannot, it answers CTS as usual.</li>
  * </ul>
  *
  * <p>Progress is made by whichever thread waits: {@link #progress()} writes queued frames and
@@ -46,6 +52,9 @@ final class Engine implements FrameSink {
      */
     static final int THROTTLE = 7;
     static final int FLAG_SYNC = 1;
+    /** An RTS whose 8-byte payload is the message's address in the sending process. */
+    static final int FLAG_SINGLE_COPY = 2;
+    static final int SINGLE_COPY_INFO = 8;
 
     /** An operation in flight; fields are written under the engine lock, {@link #done} read without. */
     abstract static class Op {
@@ -193,6 +202,8 @@ final class Engine implements FrameSink {
     private final UnexpectedBudget budget;
     /** Peers that asked this rank to send them rendezvous only (THROTTLE). */
     private final boolean[] rendezvousOnly;
+    /** Peers whose memory a single-copy read failed to read once: not tried again. */
+    private final boolean[] singleCopyFailed;
     private final OpTable waiting = new OpTable();
     private long nextId = 1;
     private final long timeoutNanos;
@@ -223,6 +234,7 @@ final class Engine implements FrameSink {
         this.timeoutNanos = (long) (timeoutSeconds * 1e9);
         this.budget = UnexpectedBudget.fromSettings(size);
         this.rendezvousOnly = new boolean[size];
+        this.singleCopyFailed = new boolean[size];
     }
 
     /** Whether the transport to {@code worldRank} moves direct buffers without a staging copy. */
@@ -254,7 +266,16 @@ final class Engine implements FrameSink {
                 enqueue(new OutFrame(dest, h, buf, off, sync ? null : () -> op.done = true));
             } else {
                 op.id = register(op);
-                frame(dest, RTS, ctx, tag, 0, sync ? FLAG_SYNC : 0, op.id, len, null, 0, null);
+                int flags = sync ? FLAG_SYNC : 0;
+                long at = t.processOf(dest) != 0 ? ProcessCopy.readableAddress(buf, off) : 0;
+                if (at != 0) {
+                    byte[] info = new byte[SINGLE_COPY_INFO];
+                    ByteBuffer.wrap(info).putLong(at);
+                    frame(dest, RTS, ctx, tag, SINGLE_COPY_INFO, flags | FLAG_SINGLE_COPY, op.id, len,
+                            new Buf(info, BaseKind.BYTE, 0, SINGLE_COPY_INFO), 0, null);
+                } else {
+                    frame(dest, RTS, ctx, tag, 0, flags, op.id, len, null, 0, null);
+                }
             }
         } finally {
             lock.unlock();
@@ -445,12 +466,37 @@ final class Engine implements FrameSink {
             if (fit > 0) BufAccess.copyFromBytes(payload, op.buf, op.off, (int) fit);
             finishRecv(op, n, peer, h);
         } else {
+            if ((h.flags & FLAG_SINGLE_COPY) != 0 && readFromSender(op, peer, h, payload)) return;
             op.expected = h.b;
             op.truncated = h.b > op.capacity;
             op.id = register(op);
             control(peer, CTS, h.a, op.id);
             if (h.b == 0) completeRendezvous(op);
         }
+    }
+
+    /**
+     * Receives a rendezvous message by reading it out of the sender's memory (where the RTS says
+     * it lies) and tells the sender it is done (ACK). False, having changed nothing the protocol
+     * depends on, where this receive's memory cannot take a single copy or the read fails (no
+     * permission to read other processes, say): then the caller answers CTS as usual and the
+     * message comes in DATA frames. Under the lock.
+     */
+    private boolean readFromSender(RecvOp op, int peer, Header h, byte[] payload) {
+        // Only the memory of the peer's own process, as its transport knows it: never a process
+        // that the frame names (or one on another node, whose frames come through TCP).
+        long pid = transportOf[peer].processOf(peer);
+        if (pid == 0 || singleCopyFailed[peer] || payload == null || !ProcessCopy.canReceive(op.buf)) return false;
+        long fit = Math.min(h.b, op.capacity);
+        if (fit > 0 && ProcessCopy.read(pid, ByteBuffer.wrap(payload).getLong(0), op.buf, op.off, fit) != fit) {
+            singleCopyFailed[peer] = true;  // it would fail again: the two-copy path from now on
+            return false;
+        }
+        op.bytes = fit;
+        if (h.b > op.capacity) op.error = truncated(op, h.b);
+        control(peer, ACK, h.a, 0);
+        op.complete();
+        return true;
     }
 
     private void finishRecv(RecvOp op, long n, int peer, Header h) {
@@ -651,6 +697,9 @@ final class Engine implements FrameSink {
         if (h.kind < EAGER || h.kind > THROTTLE) return "unknown kind " + h.kind;
         if (h.payloadLen < 0) return "negative length " + h.payloadLen;
         if (h.kind == RTS && h.b < 0) return "negative length " + h.b;
+        if (h.kind == RTS && h.payloadLen != ((h.flags & FLAG_SINGLE_COPY) != 0 ? SINGLE_COPY_INFO : 0)) {
+            return "a request to send with " + h.payloadLen + " payload bytes";
+        }
         return null;
     }
 
@@ -780,8 +829,8 @@ final class Engine implements FrameSink {
             }
             case RTS: {
                 RecvOp op = takePosted(peer, h);
-                if (op != null) accept(op, peer, h, null);
-                else queueUnexpected(peer, h, null);
+                if (op != null) accept(op, peer, h, payload);
+                else queueUnexpected(peer, h, payload);
                 break;
             }
             case CTS: {

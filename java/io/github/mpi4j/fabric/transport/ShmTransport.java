@@ -158,6 +158,12 @@ public final class ShmTransport implements Transport {
         return capacity / 4;
     }
 
+    /** Its peers are processes of this node (each ring is shared between two of them). */
+    @Override
+    public long processOf(int peer) {
+        return peer == me || peer < 0 || peer >= pids.length ? 0 : Math.max(0, pids[peer]);
+    }
+
     @Override
     public int eagerLimit() {
         return Math.min(EAGER_LIMIT, capacity / 4);

@@ -41,6 +41,15 @@ public interface Transport {
     }
 
     /**
+     * The process id of {@code peer} when it is another process of this node, so that a
+     * receiver may read a large message straight out of its memory (the engine's single copy);
+     * 0 otherwise.
+     */
+    default long processOf(int peer) {
+        return 0;
+    }
+
+    /**
      * Whether payloads in direct buffers move without a staging copy while arrays take one (TCP:
      * the socket reads and writes native memory). Collectives then keep their temporaries in
      * direct memory.

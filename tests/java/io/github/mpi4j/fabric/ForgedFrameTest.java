@@ -148,6 +148,32 @@ class ForgedFrameTest {
     }
 
     @Test
+    void singleCopyRequestWithoutItsAddressIsRefused() {
+        Engine e = engine();
+        deliver(e, 1, new Header(Engine.RTS, 0, 1, 7, 3, Engine.FLAG_SINGLE_COPY, 5, 1 << 20), evil(3));
+        MPIException later = assertThrows(MPIException.class, () -> e.irecv(0, 1, 7, null, 0, 0));
+        assertTrue(later.getMessage().contains("rank 1") && later.getMessage().contains("3 payload bytes"),
+                later.getMessage());
+    }
+
+    /**
+     * A request to read the message out of the sender's memory, from a peer whose link names no
+     * process of this node (here the in-process hub; TCP alike): nothing is read, the receive
+     * answers CTS and waits for DATA as for any rendezvous message.
+     */
+    @Test
+    void singleCopyOnlyFromAProcessOfThisNode() {
+        Engine e = engine();
+        byte[] big = new byte[1 << 20];
+        Arrays.fill(big, GUARD);
+        Engine.RecvOp op = e.irecv(0, 1, 7, new Buf(big, BaseKind.BYTE, 0, big.length), WINDOW_AT, WINDOW);
+        byte[] address = java.nio.ByteBuffer.allocate(8).putLong(4096).array();
+        deliver(e, 1, new Header(Engine.RTS, 0, 1, 7, 8, Engine.FLAG_SINGLE_COPY, 99, WINDOW), address);
+        assertTrue(op.id != 0 && !op.done, "the receive is matched and waits for DATA");
+        for (int i = 0; i < big.length; i++) assertEquals(GUARD, big[i], "byte " + i);
+    }
+
+    @Test
     void unknownKindIsRefused() {
         Engine e = engine();
         deliver(e, 1, new Header(77, 0, 1, 7, 0, 0, 0, 0), new byte[0]);
