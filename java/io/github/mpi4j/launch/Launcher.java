@@ -65,18 +65,29 @@ public final class Launcher {
     /** Runs the job described by {@code o}; returns the exit code for the launcher. */
     public static int run(Options o) throws IOException, Options.UsageException {
         String jar = o.mpi4jJar != null ? o.mpi4jJar : ownLocation();
-        List<String> java = javaCommand(o, jar);
-        if (o.mpi) return runMpirun(o, java);
-        if (o.hosts.isEmpty() && System.getenv("SLURM_JOB_ID") != null && Jobs.onPath("srun")) {
-            return runSrun(o, java);
+        boolean srun = o.hosts.isEmpty() && System.getenv("SLURM_JOB_ID") != null && Jobs.onPath("srun");
+        if (o.mpi) return runMpirun(o, javaCommand(o, jar, null));
+        if (srun) return runSrun(o, javaCommand(o, jar, null));
+        boolean allHere = o.hosts.stream().allMatch(h -> Hosts.isLocal(h.name));
+        ClassDataArchive cds = ClassDataArchive.forJob(o, jar, allHere);
+        List<String> java = javaCommand(o, jar, cds);
+        Process writer = cds.startWriting();
+        try {
+            return new FabricJob(o, java).run();
+        } finally {
+            cds.finishWriting(writer);
         }
-        return new FabricJob(o, java).run();
     }
 
-    /** The JVM command every rank runs: java [options] -cp userCp:mpi4j Program [args]. */
-    static List<String> javaCommand(Options o, String jar) throws IOException {
+    /**
+     * The JVM command every rank runs: java [options] -cp userCp:mpi4j Program [args], or with
+     * the class-data archive on, java [archive options] [options] -cp mpi4j:userCp Program [args].
+     */
+    static List<String> javaCommand(Options o, String jar, ClassDataArchive cds) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        boolean jarFirst = cds != null && cds.enabled();
+        if (jarFirst) cmd.addAll(cds.rankOptions());
         cmd.addAll(o.javaOptions);
         String userCp = o.classpath != null ? o.classpath : ".";
         String program = o.program;
@@ -90,7 +101,8 @@ public final class Launcher {
             }
         }
         cmd.add("-cp");
-        cmd.add(userCp + File.pathSeparator + jar);
+        // With the archive, the jar by the path it was archived from: the JVM compares the two.
+        cmd.add(jarFirst ? cds.jar() + File.pathSeparator + userCp : userCp + File.pathSeparator + jar);
         cmd.add(program);
         cmd.addAll(o.args);
         return cmd;
