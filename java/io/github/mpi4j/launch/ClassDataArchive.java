@@ -17,12 +17,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * A class-data sharing archive of mpi4j's own classes for the ranks' JVMs (the JDK's dynamic
  * CDS archives): the classes come parsed and verified out of a file every rank maps, instead of
- * being loaded from the jar by each JVM, which took a quarter to a third of a 4-rank job's
- * start on 2 cores (MPI.Init at np 4: 1.31-1.46 s without, 0.92-1.10 s with).
+ * being loaded from the jar by each JVM (MPI.Init at np 4 on 2 cores: 1.07-1.20 s with it,
+ * 1.39-1.49 s without).
  *
  * <p>The first job on a machine (for this jar and JDK) runs without it and meanwhile writes it:
- * a separate JVM runs {@link ClassDataWarmup} with only the jar on its class path and dumps the
- * classes it loaded at exit; the launcher waits for it when the job ends and moves it into the
+ * a separate JVM runs {@code io.github.mpi4j.bench.ClassDataWarmup} with only the jar on its
+ * class path and dumps the classes it loaded at exit; the launcher waits for it when the job
+ * ends and moves it into the
  * cache ({@code MPI4J_CDS_DIR}, else {@code $XDG_CACHE_HOME/mpi4j} or {@code ~/.cache/mpi4j};
  * at most {@link #KEEP} archives, the least recently used go). Later jobs map it. The JVM checks
  * an archive against the jar and refuses (silently here) one that does not match.
@@ -34,6 +35,8 @@ import java.util.concurrent.TimeUnit;
  * ranks on other hosts, under mpirun or srun, and when mpi4j is not a jar.
  */
 final class ClassDataArchive {
+    /** The program whose loaded classes make the archive (an API user, so it lives with the benchmarks). */
+    private static final String WARMUP = "io.github.mpi4j.bench.ClassDataWarmup";
     /** Archives kept in the cache directory. */
     static final int KEEP = 8;
     /** How long the launcher waits, after the job, for the JVM writing the archive. */
@@ -107,7 +110,7 @@ final class ClassDataArchive {
         cmd.add("-Xlog:cds*=off");
         cmd.add("-cp");
         cmd.add(jar.toString());
-        cmd.add(ClassDataWarmup.class.getName());
+        cmd.add(WARMUP);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         // A world of one, whatever this launcher was given.

@@ -1,4 +1,4 @@
-package io.github.mpi4j.launch;
+package io.github.mpi4j.bench;
 
 import java.nio.DoubleBuffer;
 import java.nio.file.Path;
@@ -9,11 +9,12 @@ import mpi.MPI;
 import mpi.Request;
 
 /**
- * Loads mpi4j's classes so that {@link ClassDataArchive} can archive them: first what a job's
- * ranks typically run, in a world of one (start-up, point-to-point blocking and not with arrays
- * and direct buffers, the common collectives, shut-down), then every other class of the jar
- * (loaded, not initialized: the transports and paths a world of one does not take). Its output
- * is discarded.
+ * Loads mpi4j's classes so that the launcher's class-data archive
+ * ({@code io.github.mpi4j.launch.ClassDataArchive}) can archive them: first what a job's ranks
+ * typically run, in a world of one (start-up, point-to-point blocking and not with arrays and
+ * direct buffers, the common collectives, shut-down), then every other class of the jar (loaded,
+ * not initialized: the transports and paths a world of one does not take). Its output is
+ * discarded. A program of the API, so it lives with the benchmarks (the layering rule).
  */
 public final class ClassDataWarmup {
     private ClassDataWarmup() {
