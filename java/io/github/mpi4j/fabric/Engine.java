@@ -267,7 +267,7 @@ final class Engine implements FrameSink {
             } else {
                 op.id = register(op);
                 int flags = sync ? FLAG_SYNC : 0;
-                long at = t.processOf(dest) != 0 ? ProcessCopy.readableAddress(buf, off) : 0;
+                long at = ProcessCopy.ENABLED && t.processOf(dest) != 0 ? ProcessCopy.readableAddress(buf, off) : 0;
                 if (at != 0) {
                     byte[] info = new byte[SINGLE_COPY_INFO];
                     ByteBuffer.wrap(info).putLong(at);

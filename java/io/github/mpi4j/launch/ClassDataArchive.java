@@ -54,9 +54,9 @@ final class ClassDataArchive {
         this.archive = archive;
     }
 
-    /** The archive for a job of {@code o} with mpi4j's {@code jar}, or one that is off. */
+    /** The archive for a fabric job of {@code o} (the only kind that asks) with mpi4j's {@code jar}, or one that is off. */
     static ClassDataArchive forJob(Options o, String jar, boolean allRanksHere) {
-        if (!allRanksHere || o.mpi || "0".equals(System.getenv("MPI4J_CDS"))) return OFF;
+        if (!allRanksHere || "0".equals(System.getenv("MPI4J_CDS"))) return OFF;
         for (String opt : o.javaOptions) {
             if (opt.startsWith("-Xshare") || opt.contains("SharedArchiveFile") || opt.contains("ArchiveClassesAtExit")) {
                 return OFF;
