@@ -52,6 +52,8 @@ public final class ChannelFile implements BackendFile {
     private volatile boolean atomic;
     private volatile Hints hints = Hints.DEFAULT;
     private final FileLanes lanes;
+    /** The channel's descriptor for {@link NativeFileIo}, or -1: the channel does the I/O. */
+    private final int fd;
 
     private static final class View {
         final long disp;
@@ -80,6 +82,7 @@ public final class ChannelFile implements BackendFile {
         this.shared = shared;
         this.atomicLock = ATOMIC_LOCKS.computeIfAbsent(path, p -> new ReentrantLock());
         this.lanes = new FileLanes(path.toString());
+        this.fd = NativeFileIo.descriptorOf(channel);
     }
 
     /** The file capability of a communicator whose backend does its file I/O in Java. */
@@ -633,6 +636,10 @@ public final class ChannelFile implements BackendFile {
         long[] got = {0};
         FileLock lock = lockIfAtomic(v.map.fileByte(p), false);
         try {
+            if (fd >= 0 && (amode & FileIO.MODE_WRONLY) == 0 && NativeFileIo.applies(into)) {
+                long[] runs = runsOf(v.map, p, bytes);
+                return NativeFileIo.runs(fd, into, runs, runs.length / 2, false);
+            }
             v.map.runs(p, bytes, (filePos, done, length) -> {
                 ByteBuffer b = into.duplicate();
                 b.limit((int) (done + length)).position((int) done);
@@ -672,6 +679,12 @@ public final class ChannelFile implements BackendFile {
         long bytes = from.capacity();
         FileLock lock = lockIfAtomic(v.map.fileByte(p), true);
         try {
+            if (fd >= 0 && (amode & FileIO.MODE_RDONLY) == 0 && NativeFileIo.applies(from)) {
+                long[] runs = runsOf(v.map, p, bytes);
+                long n = NativeFileIo.runs(fd, from, runs, runs.length / 2, true);
+                if (n != bytes) throw new IOException("wrote " + n + " of " + bytes + " bytes");
+                return bytes;
+            }
             v.map.runs(p, bytes, (filePos, done, length) -> {
                 ByteBuffer b = from.duplicate();
                 b.limit((int) (done + length)).position((int) done);
@@ -684,6 +697,20 @@ public final class ChannelFile implements BackendFile {
         } finally {
             unlockIfAtomic(lock);
         }
+    }
+
+    /** The file runs of view data bytes {@code [p, p + bytes)}: (position, length) pairs, in order. */
+    private static long[] runsOf(ViewMap map, long p, long bytes) throws IOException {
+        long[][] runs = {new long[16]};
+        int[] n = {0};
+        map.runs(p, bytes, (filePos, done, length) -> {
+            if (2 * n[0] + 2 > runs[0].length) runs[0] = Arrays.copyOf(runs[0], runs[0].length * 2);
+            runs[0][2 * n[0]] = filePos;
+            runs[0][2 * n[0] + 1] = length;
+            n[0]++;
+            return true;
+        });
+        return Arrays.copyOf(runs[0], 2 * n[0]);
     }
 
     /**
