@@ -470,8 +470,9 @@ public final class ChannelFile implements BackendFile {
                 packing = e; // the exchange still runs (the others wait for it); every rank then fails
             }
         }
-        RuntimeException f = write ? TwoPhase.write(call, comm, channel, plan, a, stream)
-                : TwoPhase.read(call, comm, channel, plan, a, stream);
+        RuntimeException f = write
+                ? TwoPhase.write(call, comm, channel, (amode & FileIO.MODE_RDONLY) == 0 ? fd : -1, plan, a, stream)
+                : TwoPhase.read(call, comm, channel, (amode & FileIO.MODE_WRONLY) == 0 ? fd : -1, plan, a, stream);
         if (f == null) f = packing;
         long n = bytes;
         if (f == null && !write) {

@@ -183,7 +183,8 @@ final class TwoPhase {
     // ---- writing ----------------------------------------------------------------------------
 
     /** The collective write of {@code stream} over {@code a}; returns the failure of this rank's file work, or null. */
-    static RuntimeException write(String call, FileComm comm, FileChannel ch, Plan plan, Access a, byte[] stream) {
+    static RuntimeException write(String call, FileComm comm, FileChannel ch, int fd, Plan plan, Access a,
+                                  byte[] stream) {
         int size = comm.size();
         int me = plan.indexOf(comm.rank());
         byte[] window = me < 0 ? null : new byte[(int) plan.buffer];
@@ -233,7 +234,7 @@ final class TwoPhase {
             byte[] got = comm.allToAllv(call, send, counts, recvCounts);
             if (me < 0 || failure != null) continue;
             try {
-                writeWindow(ch, plan.windowStart(me, round), window, got, recvCounts);
+                writeWindow(ch, fd, plan.windowStart(me, round), window, got, recvCounts);
             } catch (IOException | RuntimeException e) {
                 failure = e instanceof RuntimeException ? (RuntimeException) e
                         : new java.io.UncheckedIOException((IOException) e);
@@ -242,8 +243,11 @@ final class TwoPhase {
         return failure;
     }
 
-    /** Places the pieces that arrived in the window and writes the runs they cover. */
-    private static void writeWindow(FileChannel ch, long ws, byte[] window, byte[] got, int[] recvCounts)
+    /**
+     * Places the pieces that arrived in the window and writes the runs they cover (by
+     * {@link NativeFileIo} through {@code fd}, or through the channel where {@code fd} is -1).
+     */
+    private static void writeWindow(FileChannel ch, int fd, long ws, byte[] window, byte[] got, int[] recvCounts)
             throws IOException {
         ByteBuffer in = ByteBuffer.wrap(got);
         long[] keys = new long[16];
@@ -274,6 +278,11 @@ final class TwoPhase {
         }
         forEachRun(keys, lens, n, (s, e) -> {
             ByteBuffer b = ByteBuffer.wrap(window, (int) s, (int) (e - s));
+            if (fd >= 0) {
+                long done = NativeFileIo.runs(fd, b.slice(), new long[] {ws + s, e - s}, 1, true);
+                if (done != e - s) throw new IOException("wrote " + done + " of " + (e - s) + " bytes");
+                return;
+            }
             while (b.hasRemaining()) ch.write(b, ws + b.position());
         });
     }
@@ -303,7 +312,8 @@ final class TwoPhase {
     // ---- reading ----------------------------------------------------------------------------
 
     /** The collective read into {@code stream} over {@code a}; returns the failure of this rank's file work, or null. */
-    static RuntimeException read(String call, FileComm comm, FileChannel ch, Plan plan, Access a, byte[] stream) {
+    static RuntimeException read(String call, FileComm comm, FileChannel ch, int fd, Plan plan, Access a,
+                                 byte[] stream) {
         int size = comm.size();
         int me = plan.indexOf(comm.rank());
         byte[] window = me < 0 ? null : new byte[(int) plan.buffer];
@@ -369,6 +379,11 @@ final class TwoPhase {
                     try {
                         forEachRun(keys.clone(), lens, pieces, (s, e) -> {
                             ByteBuffer b = ByteBuffer.wrap(window, (int) s, (int) (e - s));
+                            if (fd >= 0) {
+                                long done = NativeFileIo.runs(fd, b.slice(), new long[] {ws + s, e - s}, 1, false);
+                                Arrays.fill(window, (int) (s + done), (int) e, (byte) 0); // past the end of the file
+                                return;
+                            }
                             while (b.hasRemaining()) {
                                 if (ch.read(b, ws + b.position()) < 0) {
                                     Arrays.fill(window, b.position(), (int) e, (byte) 0);
