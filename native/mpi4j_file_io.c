@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi4j_io_errors.h"
+
 #include "io_github_mpi4j_fileio_NativeFileIo.h"
 
 /* The descriptor of a JDK FileChannel: its private FileDescriptor field "fd" and that object's
@@ -31,17 +33,6 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_fileio_NativeFileIo_fdOf0(JNIEnv *en
         return -1;
     }
     return (*env)->GetIntField(env, descriptor, value);
-}
-
-static void throw_io(JNIEnv *env, const char *what, int err) {
-    char text[160];
-    jclass io = (*env)->FindClass(env, "java/io/IOException");
-    if (io == NULL) return; /* an exception is pending */
-    strncpy(text, what, sizeof text - 1);
-    text[sizeof text - 1] = '\0';
-    strncat(text, ": ", sizeof text - strlen(text) - 1);
-    strncat(text, strerror(err), sizeof text - strlen(text) - 1);
-    (*env)->ThrowNew(env, io, text);
 }
 
 /* One run: the whole length, across short transfers and signals. Returns the bytes moved (fewer
@@ -84,7 +75,7 @@ static jlong runs(JNIEnv *env, jint fd, jobject memory, jboolean is_array, jlong
         if (is_array) (*env)->ReleasePrimitiveArrayCritical(env, (jarray)memory, base, writing ? JNI_ABORT : 0);
         if (n < 0) {
             (*env)->ReleaseLongArrayElements(env, runs_array, r, JNI_ABORT);
-            throw_io(env, writing ? "pwrite" : "pread", err);
+            mpi4j_throw_io(env, writing ? "pwrite" : "pread", err);
             return total;
         }
         total += n;

@@ -9,6 +9,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "mpi4j_io_errors.h"
+
 #include "io_github_mpi4j_fabric_transport_ArraySocketIo.h"
 
 /* The descriptor of a JDK SocketChannel: its private int field "fdVal" (JDK 11 to 21). JNI
@@ -25,23 +27,12 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_fabric_transport_ArraySocketIo_fdOf0
     return (*env)->GetIntField(env, channel, field);
 }
 
-static void throw_io(JNIEnv *env, const char *what, int err) {
-    char text[160];
-    jclass io = (*env)->FindClass(env, "java/io/IOException");
-    if (io == NULL) return; /* an exception is pending */
-    strncpy(text, what, sizeof text - 1);
-    text[sizeof text - 1] = '\0';
-    strncat(text, ": ", sizeof text - strlen(text) - 1);
-    strncat(text, strerror(err), sizeof text - strlen(text) - 1);
-    (*env)->ThrowNew(env, io, text);
-}
-
 /* What a non-blocking call's result means to Java: the bytes moved; 0 when the socket had no
  * room or nothing waiting (or a signal came); an IOException for anything else. */
 static jint moved(JNIEnv *env, ssize_t done, int err, const char *what) {
     if (done >= 0) return (jint)done;
     if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return 0;
-    throw_io(env, what, err);
+    mpi4j_throw_io(env, what, err);
     return 0;
 }
 
