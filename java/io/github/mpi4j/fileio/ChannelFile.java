@@ -52,8 +52,12 @@ public final class ChannelFile implements BackendFile {
     private volatile boolean atomic;
     private volatile Hints hints = Hints.DEFAULT;
     private final FileLanes lanes;
-    /** The channel's descriptor for {@link NativeFileIo}, or -1: the channel does the I/O. */
-    private final int fd;
+    /**
+     * The channel's descriptor for {@link NativeFileIo} reads and writes, each -1 where the
+     * channel does them (no library, or an access mode that refuses them: the channel then
+     * throws what the API reports).
+     */
+    private final int readFd, writeFd;
 
     private static final class View {
         final long disp;
@@ -82,7 +86,9 @@ public final class ChannelFile implements BackendFile {
         this.shared = shared;
         this.atomicLock = ATOMIC_LOCKS.computeIfAbsent(path, p -> new ReentrantLock());
         this.lanes = new FileLanes(path.toString());
-        this.fd = NativeFileIo.descriptorOf(channel);
+        int fd = NativeFileIo.descriptorOf(channel);
+        this.readFd = (amode & FileIO.MODE_WRONLY) == 0 ? fd : -1;
+        this.writeFd = (amode & FileIO.MODE_RDONLY) == 0 ? fd : -1;
     }
 
     /** The file capability of a communicator whose backend does its file I/O in Java. */
@@ -471,8 +477,8 @@ public final class ChannelFile implements BackendFile {
             }
         }
         RuntimeException f = write
-                ? TwoPhase.write(call, comm, channel, (amode & FileIO.MODE_RDONLY) == 0 ? fd : -1, plan, a, stream)
-                : TwoPhase.read(call, comm, channel, (amode & FileIO.MODE_WRONLY) == 0 ? fd : -1, plan, a, stream);
+                ? TwoPhase.write(call, comm, channel, writeFd, plan, a, stream)
+                : TwoPhase.read(call, comm, channel, readFd, plan, a, stream);
         if (f == null) f = packing;
         long n = bytes;
         if (f == null && !write) {
@@ -637,9 +643,9 @@ public final class ChannelFile implements BackendFile {
         long[] got = {0};
         FileLock lock = lockIfAtomic(v.map.fileByte(p), false);
         try {
-            if (fd >= 0 && (amode & FileIO.MODE_WRONLY) == 0 && NativeFileIo.applies(into)) {
+            if (readFd >= 0 && NativeFileIo.applies(into)) {
                 long[] runs = runsOf(v.map, p, bytes);
-                return NativeFileIo.runs(fd, into, runs, runs.length / 2, false);
+                return NativeFileIo.runs(readFd, into, runs, runs.length / 2, false);
             }
             v.map.runs(p, bytes, (filePos, done, length) -> {
                 ByteBuffer b = into.duplicate();
@@ -680,9 +686,9 @@ public final class ChannelFile implements BackendFile {
         long bytes = from.capacity();
         FileLock lock = lockIfAtomic(v.map.fileByte(p), true);
         try {
-            if (fd >= 0 && (amode & FileIO.MODE_RDONLY) == 0 && NativeFileIo.applies(from)) {
+            if (writeFd >= 0 && NativeFileIo.applies(from)) {
                 long[] runs = runsOf(v.map, p, bytes);
-                long n = NativeFileIo.runs(fd, from, runs, runs.length / 2, true);
+                long n = NativeFileIo.runs(writeFd, from, runs, runs.length / 2, true);
                 if (n != bytes) throw new IOException("wrote " + n + " of " + bytes + " bytes");
                 return bytes;
             }
