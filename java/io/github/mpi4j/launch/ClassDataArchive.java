@@ -107,6 +107,7 @@ final class ClassDataArchive {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:ArchiveClassesAtExit=" + partial);
+        cmd.add(Launcher.NATIVE_ACCESS);  // as the ranks run
         cmd.add("-Xlog:cds*=off");
         cmd.add("-cp");
         cmd.add(jar.toString());

@@ -79,15 +79,24 @@ public final class Launcher {
         }
     }
 
+    /** Lets the ranks load mpi4j's JNI libraries without a warning per rank (unless the user chose otherwise). */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
     /**
-     * The JVM command every rank runs: java [options] -cp userCp:mpi4j Program [args], or with
-     * the class-data archive on, java [archive options] [options] -cp mpi4j:userCp Program [args].
+     * The JVM command every rank runs: java [native access] [options] -cp userCp:mpi4j Program
+     * [args], or with the class-data archive on, java [archive options] [native access] [options]
+     * -cp mpi4j:userCp Program [args].
      */
     static List<String> javaCommand(Options o, String jar, ClassDataArchive cds) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         boolean jarFirst = cds != null && cds.enabled();
         if (jarFirst) cmd.addAll(cds.rankOptions());
+        // JDK 22+ warns (a later JDK refuses) when a JNI library loads without native access,
+        // once per rank; mpi4j's ranks load one (MPI, TCP and file I/O). JDK 17 takes the option too.
+        if (o.javaOptions.stream().noneMatch(opt -> opt.startsWith("--enable-native-access"))) {
+            cmd.add(NATIVE_ACCESS);
+        }
         cmd.addAll(o.javaOptions);
         String userCp = o.classpath != null ? o.classpath : ".";
         String program = o.program;

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * JDK 22+ prints a "restricted method" warning when a JNI library is loaded without native
  * access; under mpirun that is one warning per rank. The jar's manifest enables it for
- * {@code java -jar}, and the documented {@code --enable-native-access=ALL-UNNAMED} for
- * {@code -cp}. Needs a JDK 22+ somewhere on the machine (the build JDK may be 17).
+ * {@code java -jar}, the documented {@code --enable-native-access=ALL-UNNAMED} for
+ * {@code -cp}, and mpi4jrun passes it to its ranks. Needs a JDK 22+ somewhere on the machine
+ * (the build JDK may be 17).
  */
 class NativeAccessTest {
     private static final String WARNING = "WARNING: A restricted method";
@@ -79,5 +80,24 @@ class NativeAccessTest {
         Jobs.Result withJar = run(jdk, "-jar", jar.toString());
         assertTrue(withJar.output.contains("mpi: available"), withJar.toString());
         assertFalse(withJar.output.contains(WARNING), withJar.toString());
+    }
+
+    /** mpi4jrun gives its ranks native access: no warning per rank on JDK 22+, under the fabric or mpirun. */
+    @Test
+    void mpi4jrunRanksLoadNativeCodeWithoutTheWarning() throws Exception {
+        Requirements.assumeMpi(Jobs.Launcher.MPIRUN, "native access on JDK 22+");
+        Path jdk = newJdk();
+        if (jdk == null) Requirements.skip("native access on JDK 22+", "no JDK 22 or later under /usr/lib/jvm");
+        String classes = Path.of(Jobs.basedir(), "target", "classes").toString();
+        String launcher = Path.of(Jobs.basedir(), "launch", "mpi4jrun").toString();
+        for (List<String> mode : List.of(List.of("-np", "2"), List.of("-np", "2", "--mpi"))) {
+            List<String> cmd = new ArrayList<>(List.of(launcher));
+            cmd.addAll(mode);
+            cmd.addAll(List.of("-cp", classes, "io.github.mpi4j.Mpi4j"));
+            Jobs.Result r = Jobs.run(cmd, java.util.Map.of("JAVA_HOME", jdk.toString()), 90);
+            assertEquals(0, r.exitCode, mode + "\n" + r);
+            assertEquals(2, r.output.split("mpi: available", -1).length - 1, "both ranks loaded the bridge " + mode + "\n" + r);
+            assertFalse(r.output.contains(WARNING), mode + "\n" + r);
+        }
     }
 }
