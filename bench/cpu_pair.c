@@ -6,9 +6,9 @@
  *
  * Prints two RESULT lines:
  *   RESULT pair line_ns X     one-way time of a cache line between a thread on cpuA and one on
- *                             cpuB (a flag handed back and forth, half the round trip): about
- *                             20-60 ns when the two CPUs share a core's caches, 100-250 ns
- *                             across cores or core complexes.
+ *                             cpuB (a flag handed back and forth, half the round trip): on
+ *                             the 2-vCPU EPYC guest 65-80 ns when the two share an L3, 205-240
+ *                             ns across core complexes.
  *   RESULT pair shared_core Y the time of an integer loop on cpuA while cpuB runs the same loop,
  *                             over its time alone: about 1.0 on separate cores, 1.3-2 when the
  *                             two CPUs are hyperthreads of one core (or the host runs both on one).
