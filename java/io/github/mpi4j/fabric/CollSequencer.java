@@ -381,6 +381,7 @@ final class CollSequencer {
             pending++;
         }
         NonBlocking req = new NonBlocking(r, schedule);
+        engine.share("the progress thread");
         ProgressThread.add(req);
         return req;
     }

@@ -10,6 +10,8 @@ import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.StatusData;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -197,6 +199,31 @@ final class Engine implements FrameSink {
     private volatile int queuedFrames;
     private final ArrayDeque<OutFrame>[] outq;
     private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * The thread that may enter the engine without {@link #lock} while it is not {@link #shared}:
+     * the first that entered (the rank's {@code MPI.Init}, or a rank thread of a threads world).
+     */
+    private volatile Thread owner;
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(Engine.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+    /**
+     * Whether more than one thread may be inside at once, so that every entry takes the lock:
+     * from the start under THREAD_MULTIPLE, else from the moment a second thread is handed work
+     * ({@link #share}) or comes in. While only the owner enters, the lock is skipped: its
+     * acquire and release are full fences, each waiting for the cache lines that the polling
+     * peer pulls away, and they bounded the shared-memory small-message rate at about half of
+     * C's (docs/performance.md, fourteenth and fifteenth sessions). Once set, it stays set.
+     */
+    private volatile boolean shared;
+    /** What made it {@link #shared} (written before it; read after). */
+    private String sharedBecause = "THREAD_MULTIPLE";
     private final Map<Integer, Queues> contexts = new HashMap<>();
     /** Memory that unexpected messages may hold here, per peer and in total. */
     private final UnexpectedBudget budget;
@@ -220,8 +247,10 @@ final class Engine implements FrameSink {
     private final boolean oversubscribed;
 
     @SuppressWarnings("unchecked")
-    Engine(int me, Transport[] transportOf, double timeoutSeconds, boolean oversubscribed) {
+    Engine(int me, Transport[] transportOf, double timeoutSeconds, boolean oversubscribed, boolean multiThreaded) {
         this.me = me;
+        this.shared = multiThreaded || !LOCK_ELISION;
+        if (!LOCK_ELISION) sharedBecause = "MPI4J_ENGINE_LOCK_ELISION=0";
         this.oversubscribed = oversubscribed;
         this.size = transportOf.length;
         this.transportOf = transportOf;
@@ -235,6 +264,57 @@ final class Engine implements FrameSink {
         this.budget = UnexpectedBudget.fromSettings(size);
         this.rendezvousOnly = new boolean[size];
         this.singleCopyFailed = new boolean[size];
+    }
+
+    /** {@code MPI4J_ENGINE_LOCK_ELISION=0} (or the property) makes every entry take the lock, as before. */
+    private static final boolean LOCK_ELISION = !"0".equals(System.getProperty("mpi4j.engine.lockElision",
+            System.getenv().getOrDefault("MPI4J_ENGINE_LOCK_ELISION", "1")));
+
+    /**
+     * Another thread of this process is about to work in this engine (the progress thread, a
+     * window's service, an intercommunicator's worker): from now on every entry takes the lock.
+     * Called by the thread that hands the work over, before it does and outside the engine.
+     */
+    void share(String helper) {
+        if (shared) return;
+        sharedBecause = helper + " was handed work";
+        shared = true;
+    }
+
+    /** Why the engine locks: null while it does not (for tests and diagnostics). */
+    String sharedBecause() {
+        return shared ? sharedBecause : null;
+    }
+
+    /** Whether the engine has left single-thread mode (for tests). */
+    boolean isShared() {
+        return shared;
+    }
+
+    /**
+     * Whether the calling thread may enter without the lock: it is the owner (or the first to
+     * enter) and no other thread has come in. A thread other than the owner (a THREAD_SERIALIZED program's second
+     * thread) switches the engine to locking for good, before it enters.
+     */
+    private boolean alone() {
+        if (shared) return false;
+        Thread me = Thread.currentThread();
+        Thread first = owner;
+        if (first == me || first == null && OWNER.compareAndSet(this, null, me)) return true;
+        sharedBecause = "thread " + me.getName() + " entered (the first was " + first + ")";
+        shared = true;
+        return false;
+    }
+
+    /** Enters the engine; returns whether it took the lock (for {@link #leave}). */
+    private boolean enter() {
+        if (alone()) return false;
+        lock.lock();
+        return true;
+    }
+
+    private void leave(boolean locked) {
+        if (locked) lock.unlock();
     }
 
     /** Whether the transport to {@code worldRank} moves direct buffers without a staging copy. */
@@ -256,14 +336,14 @@ final class Engine implements FrameSink {
         op.tag = tag;
         op.bytes = len;
         Transport t = transportOf[dest];
-        lock.lock();
+        boolean locked = enter();
         try {
             if (len <= t.eagerLimit() && !rendezvousOnly[dest]) {
                 if (sync) {
                     op.id = register(op);
                 }
                 Header h = new Header(EAGER, ctx, me, tag, (int) len, sync ? FLAG_SYNC : 0, op.id, len);
-                enqueue(new OutFrame(dest, h, buf, off, sync ? null : () -> op.done = true));
+                enqueue(new OutFrame(dest, h, buf, off, sync ? null : op::complete));
             } else {
                 op.id = register(op);
                 int flags = sync ? FLAG_SYNC : 0;
@@ -278,7 +358,7 @@ final class Engine implements FrameSink {
                 }
             }
         } finally {
-            lock.unlock();
+            leave(locked);
         }
         return op;
     }
@@ -296,7 +376,7 @@ final class Engine implements FrameSink {
         if (buf.isNative()) return false;
         Transport t = transportOf[dest];
         if (len > t.eagerLimit() || rendezvousOnly[dest] || failure != null) return false;
-        lock.lock();
+        boolean locked = enter();
         try {
             if (!outq[dest].isEmpty()) return false;
             Header h = scratch;
@@ -310,7 +390,7 @@ final class Engine implements FrameSink {
             h.b = len;
             return t.writeWhole(dest, h, buf, 0);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -351,12 +431,12 @@ final class Engine implements FrameSink {
             h.a = a;
             h.b = b;
             if (transportOf[peer].writeWhole(peer, h, buf, off)) {
-                if (completes != null) completes.done = true;
+                if (completes != null) completes.complete();
                 return;
             }
         }
         Header h = new Header(kind, ctx, me, tag, len, flags, a, b);
-        enqueue(new OutFrame(peer, h, buf, off, completes == null ? null : () -> completes.done = true));
+        enqueue(new OutFrame(peer, h, buf, off, completes == null ? null : completes::complete));
     }
 
     private void control(int peer, int kind, long a, long b) {
@@ -367,7 +447,7 @@ final class Engine implements FrameSink {
     private void startData(SendOp op, long recvId) {
         int chunk = transportOf[op.dest].maxPayload();
         if (op.len == 0) {
-            op.done = true;
+            op.complete();
             return;
         }
         for (long at = 0; at < op.len; at += chunk) {
@@ -427,7 +507,7 @@ final class Engine implements FrameSink {
     }
 
     private RecvOp post(RecvOp op) {
-        lock.lock();
+        boolean locked = enter();
         try {
             Queues q = queues(op.ctx);
             Unexpected first = q.unexpected.peekFirst();
@@ -451,7 +531,7 @@ final class Engine implements FrameSink {
             }
             q.posted.add(op);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
         return op;
     }
@@ -535,7 +615,7 @@ final class Engine implements FrameSink {
 
     /** Cancels a receive that has not matched yet. */
     void cancel(RecvOp op) {
-        lock.lock();
+        boolean locked = enter();
         try {
             if (!op.done && queues(op.ctx).posted.remove(op)) {
                 op.cancelled = true;
@@ -544,7 +624,7 @@ final class Engine implements FrameSink {
                 op.done = true;
             }
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -554,7 +634,7 @@ final class Engine implements FrameSink {
      * already flowing for a matched message completes as usual.
      */
     void abandon(Op op) {
-        lock.lock();
+        boolean locked = enter();
         try {
             if (op.done) return;
             if (op instanceof RecvOp) {
@@ -572,13 +652,13 @@ final class Engine implements FrameSink {
                 }
             }
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
     /** Drops the unexpected messages of {@code ctx} whose tag {@code stray} accepts; returns how many. */
     int discard(int ctx, IntPredicate stray) {
-        lock.lock();
+        boolean locked = enter();
         try {
             Queues q = contexts.get(ctx);
             if (q == null) return 0;
@@ -593,7 +673,7 @@ final class Engine implements FrameSink {
             }
             return n;
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -602,7 +682,7 @@ final class Engine implements FrameSink {
      * that arrived for it unreceived. Receives still posted on it keep it until they complete.
      */
     void release(int ctx) {
-        lock.lock();
+        boolean locked = enter();
         try {
             Queues q = contexts.get(ctx);
             if (q == null) return;
@@ -614,36 +694,36 @@ final class Engine implements FrameSink {
                 lastQueues = null;
             }
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
     /** Contexts with queues (tests: freed communicators leave none behind). */
     int contextCount() {
-        lock.lock();
+        boolean locked = enter();
         try {
             return contexts.size();
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
     /** Messages waiting for a receive, over all contexts (tests: failed collectives leave none). */
     int unexpectedCount() {
-        lock.lock();
+        boolean locked = enter();
         try {
             int n = 0;
             for (Queues q : contexts.values()) n += q.unexpected.size();
             return n;
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
     /** Status of the first waiting message that {@code (source, tag)} matches, or false. */
     boolean iprobe(int ctx, int source, int tag, StatusData status) {
         checkFailure();
-        lock.lock();
+        boolean locked = enter();
         try {
             progress();
             for (Unexpected u : queues(ctx).unexpected) {
@@ -654,7 +734,7 @@ final class Engine implements FrameSink {
             }
             return false;
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -779,11 +859,11 @@ final class Engine implements FrameSink {
 
     /** Bytes held by unexpected messages from {@code peer} (tests). */
     long unexpectedBytesFrom(int peer) {
-        lock.lock();
+        boolean locked = enter();
         try {
             return budget.heldFrom(peer);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -854,7 +934,7 @@ final class Engine implements FrameSink {
             }
             case ACK: {
                 Op op = waiting.remove(h.a);
-                if (op != null) op.done = true;
+                if (op != null) op.complete();
                 break;
             }
             case BYE:
@@ -904,11 +984,12 @@ final class Engine implements FrameSink {
     int poke() {
         // The common idle round: nothing to write, nothing arrived - no lock, no atomic.
         if (queuedFrames == 0 && !inputWaiting()) return 0;
-        if (!lock.tryLock()) return 0;
+        boolean locked = !alone();
+        if (locked && !lock.tryLock()) return 0;
         try {
             return progress();
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -977,11 +1058,12 @@ final class Engine implements FrameSink {
     private void checkPeers(long now) {
         if (now - lastPeerCheck < 50_000_000L) return;
         lastPeerCheck = now;
-        if (!lock.tryLock()) return;
+        boolean locked = !alone();
+        if (locked && !lock.tryLock()) return;
         try {
             for (Transport t : transports) t.checkPeers(this);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -1016,12 +1098,12 @@ final class Engine implements FrameSink {
         long idleSince = 0;
         while (true) {
             boolean empty = true;
-            lock.lock();
+            boolean locked = enter();
             try {
                 progress();
                 for (ArrayDeque<OutFrame> q : outq) empty &= q.isEmpty();
             } finally {
-                lock.unlock();
+                leave(locked);
             }
             if (empty || failure != null || System.nanoTime() - deadline > 0) return;
             idleSince = pause(++idle, idleSince);
@@ -1030,11 +1112,11 @@ final class Engine implements FrameSink {
 
     /** Tells every peer this rank is done (after the final barrier), so its exit is no failure. */
     void sayGoodbye() {
-        lock.lock();
+        boolean locked = enter();
         try {
             for (int p = 0; p < size; p++) if (p != me) control(p, BYE, 0, 0);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
         flush();
     }
@@ -1053,7 +1135,7 @@ final class Engine implements FrameSink {
      */
     Object takeMatching(int ctx, int source, int tag, StatusData status) {
         checkFailure();
-        lock.lock();
+        boolean locked = enter();
         try {
             progress();
             for (Iterator<Unexpected> it = queues(ctx).unexpected.iterator(); it.hasNext(); ) {
@@ -1067,7 +1149,7 @@ final class Engine implements FrameSink {
             }
             return null;
         } finally {
-            lock.unlock();
+            leave(locked);
         }
     }
 
@@ -1096,11 +1178,11 @@ final class Engine implements FrameSink {
         if (buf.isNative()) buf = BufAccess.forJava(buf);
         Unexpected u = (Unexpected) matched;
         RecvOp op = new RecvOp(ctx, u.peer, u.h.tag, buf, off, capacity);
-        lock.lock();
+        boolean locked = enter();
         try {
             accept(op, u.peer, u.h, u.payload);
         } finally {
-            lock.unlock();
+            leave(locked);
         }
         return op;
     }

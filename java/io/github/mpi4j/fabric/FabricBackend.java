@@ -54,7 +54,8 @@ public final class FabricBackend implements Backend {
         this.nodeOfWorld = nodeOfWorld;
         this.arenaOfWorld = arenaOfWorld;
         this.onFinish = onFinish;
-        this.engine = new Engine(job.rank, transports, job.timeoutSeconds, oversubscribed(job.localSize));
+        this.engine = new Engine(job.rank, transports, job.timeoutSeconds, oversubscribed(job.localSize),
+                required == Mpi.THREAD_MULTIPLE);
         int[] all = new int[job.size];
         for (int i = 0; i < all.length; i++) all[i] = i;
         this.world = new FabricComm(this, all, 0);
@@ -115,6 +116,14 @@ public final class FabricBackend implements Backend {
      * node-aware schedules; the transport stays in-process).
      */
     public static Backend[] threads(int n, double timeoutSeconds, int[] nodeOf) {
+        return threads(n, timeoutSeconds, nodeOf, Mpi.THREAD_MULTIPLE);
+    }
+
+    /**
+     * The same, at {@code threadLevel}: below THREAD_MULTIPLE each rank's engine runs without
+     * its lock while only its rank thread uses it (tests of that mode).
+     */
+    static Backend[] threads(int n, double timeoutSeconds, int[] nodeOf, int threadLevel) {
         if (nodeOf.length != n) throw new IllegalArgumentException("nodeOf has " + nodeOf.length + " entries for " + n + " ranks");
         LocalHub hub = new LocalHub(n);
         Backend[] out = new Backend[n];
@@ -123,7 +132,7 @@ public final class FabricBackend implements Backend {
             Transport mine = hub.endpoint(r);
             for (int p = 0; p < n; p++) t[p] = mine;
             JobInfo job = new JobInfo(r, n, r, n, "threads", null, null, "ranks as threads", timeoutSeconds);
-            out[r] = new FabricBackend(job, t, nodeOf.clone(), null, Mpi.THREAD_MULTIPLE, "ranks as threads of one JVM",
+            out[r] = new FabricBackend(job, t, nodeOf.clone(), null, threadLevel, "ranks as threads of one JVM",
                     null);
         }
         return out;

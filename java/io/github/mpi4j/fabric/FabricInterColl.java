@@ -62,6 +62,7 @@ final class FabricInterColl implements CollectiveOps {
             });
         }
         int tag = (calls++ * STEPS) & 0x3fffffff;
+        engine.share("an intercommunicator's worker thread");
         return CompletableFuture.supplyAsync(() -> body.run(tag), worker);
     }
 

@@ -76,6 +76,7 @@ final class RmaService implements Runnable {
         this.name = name;
         this.deferred = new String[comm.size()];
         this.replies = new Backoff(SPIN_NANOS, YIELD_NANOS, engine.oversubscribed());
+        engine.share("a window's service thread");
         this.thread = new Thread(this, "mpi4j-rma-" + name + "-rank" + comm.rank());
         thread.setDaemon(true);
         thread.start();

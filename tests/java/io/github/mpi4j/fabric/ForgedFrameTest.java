@@ -32,7 +32,7 @@ class ForgedFrameTest {
     private static Engine engine() {
         LocalHub hub = new LocalHub(3);
         Transport[] t = {hub.endpoint(0), hub.endpoint(0), hub.endpoint(0)};
-        return new Engine(0, t, 30, false);
+        return new Engine(0, t, 30, false, false);
     }
 
     /** Delivers one frame as a transport would: the payload goes where onHeader says. */
@@ -210,8 +210,8 @@ class ForgedFrameTest {
         System.setProperty(keys[1], "2");
         try {
             LocalHub hub = new LocalHub(2);
-            Engine r0 = new Engine(0, new Transport[] {hub.endpoint(0), hub.endpoint(0)}, 30, false);
-            Engine r1 = new Engine(1, new Transport[] {hub.endpoint(1), hub.endpoint(1)}, 30, false);
+            Engine r0 = new Engine(0, new Transport[] {hub.endpoint(0), hub.endpoint(0)}, 30, false, false);
+            Engine r1 = new Engine(1, new Transport[] {hub.endpoint(1), hub.endpoint(1)}, 30, false, false);
             int n = 256;
             int len = 64 * 1024;  // the in-process transport's eager limit: 16 MiB in all
             Engine.SendOp[] sends = new Engine.SendOp[n];

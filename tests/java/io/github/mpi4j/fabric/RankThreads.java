@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric;
 
 import io.github.mpi4j.spi.Backend;
+import io.github.mpi4j.spi.Mpi;
 import java.util.concurrent.atomic.AtomicReference;
 import mpi.Intracomm;
 import mpi.Worlds;
@@ -16,7 +17,17 @@ final class RankThreads {
 
     /** Runs {@code body} in every rank of a world of {@code n} threads; rethrows the first failure. */
     static void run(int n, double timeoutSeconds, Body body) throws Exception {
-        Backend[] backends = FabricBackend.threads(n, timeoutSeconds);
+        run(n, timeoutSeconds, Mpi.THREAD_MULTIPLE, body);
+    }
+
+    /** The same, with the ranks' backends made at {@code threadLevel}. */
+    static void run(int n, double timeoutSeconds, int threadLevel, Body body) throws Exception {
+        run(n, timeoutSeconds, threadLevel, new int[n], body);
+    }
+
+    /** The same, with rank r pretending to live on node {@code nodeOf[r]}. */
+    static void run(int n, double timeoutSeconds, int threadLevel, int[] nodeOf, Body body) throws Exception {
+        Backend[] backends = FabricBackend.threads(n, timeoutSeconds, nodeOf, threadLevel);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[n];
         for (int r = 0; r < n; r++) {
