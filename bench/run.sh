@@ -54,6 +54,7 @@ nps=${NPS:-"2 4"}
 jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
+cpu_pair=target/bench/cpu_pair
 case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
@@ -242,6 +243,14 @@ run_java() {   # np test kind
 record() {   # np rep
   grep '^RESULT' | sed "s/^/np=$1 rep=$2 /" >> "$out/raw.txt"
 }
+# Which vCPUs the ranks share this moment: a cache line's one-way time between two threads
+# (bench/cpu_pair.c). On a shared cloud guest it flips between about 70 ns (one L3) and 220 ns
+# (two core complexes) within seconds, and the small sizes' ratios flip with it.
+placement() {   # what
+  [ -x "$cpu_pair" ] || return 0
+  echo "cpu pair before $1: $("$cpu_pair" | awk '/line_ns/{print $4 " ns"} /shared_core/{print "shared_core " $4}' | paste -sd' ')" \
+    >> "$out/machine.txt"
+}
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"
@@ -252,6 +261,7 @@ for rep in $(seq 1 "$reps"); do
     for np in $nps; do
       if [ "$test" = latency ] || [ "$test" = bw ]; then [ "$np" = 2 ] || continue; fi
       echo "== rep $rep: $test np=$np" >&2
+      placement "$test np=$np rep $rep"
       run_c "$np" "$test" | record "$np" "$rep"
       for kind in array direct; do
         run_java "$np" "$test" "$kind" | record "$np" "$rep"

@@ -95,20 +95,40 @@ class ShmRingTest {
                 // Uneven steps move where frames start relative to the ring's end on every lap.
                 int len = size == 0 ? 0 : Math.max(1, size - (lap % 9));
                 byte[] p = payload(seq, len);
-                Header h = new Header(1, 5, 0, seq, len, 0, seq * 3L, -seq);
+                // Every other frame has the short header (a plain eager message: a = 0, b = length).
+                boolean brief = seq % 2 == 0;
+                long a = brief ? 0 : seq * 3L, b = brief ? len : -seq;
+                Header h = new Header(1 + seq % 3, 5 + seq, 0, seq, len, seq % 4, a, b);
                 assertTrue(t[0].writeWhole(1, h, new Buf(p, BaseKind.BYTE, 0, len), 0), "frame " + seq + " fits (ring " + capacity + ")");
                 assertEquals(1, t[1].poll(sink), "frame " + seq + " read");
+                assertEquals(0, t[1].poll(sink), "after frame " + seq + " nothing more (ring " + capacity + ")");
+                assertFalse(t[1].hasInput(), "no input after frame " + seq);
                 Object[] f = sink.got.poll();
                 Header r = (Header) f[1];
                 assertEquals(0, f[0]);
+                assertEquals(1 + seq % 3, r.kind, "kind of frame " + seq);
+                assertEquals(5 + seq, r.ctx, "context of frame " + seq);
+                assertEquals(0, r.src, "source of frame " + seq);
                 assertEquals(seq, r.tag);
+                assertEquals(seq % 4, r.flags, "flags of frame " + seq);
                 assertEquals(len, r.payloadLen);
-                assertEquals(seq * 3L, r.a);
-                assertEquals(-seq, r.b);
+                assertEquals(a, r.a);
+                assertEquals(b, r.b);
                 assertArrayEquals(p, (byte[]) f[2], "payload of frame " + seq + " (" + len + " bytes)");
                 seq++;
             }
         }
+    }
+
+    /** A plain eager frame takes a 16-byte header: three 8-byte messages in 72 bytes of ring, not 144. */
+    @Test
+    void plainEagerFramesTakeTheShortHeader() throws Exception {
+        ShmTransport[] t = pair(SMALL);
+        int written = 0;
+        while (t[0].writeWhole(1, new Header(1, 5, 0, written, 8, 0, 0, 8), new Buf(new byte[8], BaseKind.BYTE, 0, 8), 0)) {
+            written++;
+        }
+        assertEquals(SMALL / (ShmTransport.SHORT_HEADER + 8), written, "8-byte frames with the short header in a full ring");
     }
 
     @Test
