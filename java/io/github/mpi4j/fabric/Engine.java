@@ -823,12 +823,21 @@ final class Engine implements FrameSink {
 
     /** See {@link #unexpectedArrivals()}; written under the lock. */
     private volatile long unexpectedArrivals;
+    private static final VarHandle ARRIVALS;
+
+    static {
+        try {
+            ARRIVALS = MethodHandles.lookup().findVarHandle(Engine.class, "unexpectedArrivals", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
         // The transport may reuse h for its next frame: keep a copy.
         queues(h.ctx).unexpected.add(new Unexpected(peer, h.copy(), payload));
-        unexpectedArrivals++;
+        ARRIVALS.setRelease(this, unexpectedArrivals + 1);  // (no full fence per message; readers read it volatile)
         arrived(h.ctx);
         long bytes = payload == null ? 0 : payload.length;
         if (budget.charge(peer, bytes) && !departed[peer]) {
