@@ -204,15 +204,6 @@ final class Engine implements FrameSink {
      * the first that entered (the rank's {@code MPI.Init}, or a rank thread of a threads world).
      */
     private volatile Thread owner;
-    private static final VarHandle OWNER;
-
-    static {
-        try {
-            OWNER = MethodHandles.lookup().findVarHandle(Engine.class, "owner", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
     /**
      * Whether more than one thread may be inside at once, so that every entry takes the lock:
      * from the start under THREAD_MULTIPLE, else from the moment a second thread is handed work
@@ -474,13 +465,19 @@ final class Engine implements FrameSink {
      * Threads that find it taken make their own.
      */
     private volatile RecvOp spareRecv = new RecvOp(0, 0, 0, null, 0, 0);
-    private static final java.lang.invoke.VarHandle SPARE;
-    private static final java.lang.invoke.VarHandle DONE;
+    private static final VarHandle SPARE;
+    private static final VarHandle DONE;
+    /** {@link #owner} and {@link #unexpectedArrivals}. */
+    private static final VarHandle OWNER;
+    private static final VarHandle ARRIVALS;
 
     static {
         try {
-            SPARE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "spareRecv", RecvOp.class);
-            DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Op.class, "done", boolean.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SPARE = l.findVarHandle(Engine.class, "spareRecv", RecvOp.class);
+            DONE = l.findVarHandle(Op.class, "done", boolean.class);
+            OWNER = l.findVarHandle(Engine.class, "owner", Thread.class);
+            ARRIVALS = l.findVarHandle(Engine.class, "unexpectedArrivals", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -823,15 +820,6 @@ final class Engine implements FrameSink {
 
     /** See {@link #unexpectedArrivals()}; written under the lock. */
     private volatile long unexpectedArrivals;
-    private static final VarHandle ARRIVALS;
-
-    static {
-        try {
-            ARRIVALS = MethodHandles.lookup().findVarHandle(Engine.class, "unexpectedArrivals", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** Queues a message that arrived before its receive, within the budget. Under the lock. */
     private void queueUnexpected(int peer, Header h, byte[] payload) {
