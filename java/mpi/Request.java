@@ -3,6 +3,7 @@ package mpi;
 import io.github.mpi4j.runtime.Session;
 import io.github.mpi4j.spi.BackendRequest;
 import io.github.mpi4j.spi.StatusData;
+import java.util.Arrays;
 
 /**
  * A non-blocking operation. Holds the buffers of the operation so they stay reachable until it
@@ -200,25 +201,45 @@ public class Request implements Freeable {
 
     private static BackendRequest[] active(Request[] requests) {
         BackendRequest[] b = new BackendRequest[requests.length];
+        fillActive(requests, b);
+        return b;
+    }
+
+    private static void fillActive(Request[] requests, BackendRequest[] b) {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             // A parked request is complete in the backend already: nothing more to ask it.
             b[i] = r != null && r.isActive() && r.parked == null ? r.impl : null;
         }
-        return b;
     }
+
+    /**
+     * The backend requests of this thread's last {@link #waitAll(Request[])} without statuses,
+     * emptied after each call: a loop that waits on windows of one size (osu_mbw_mr's) allocates
+     * no array per window.
+     */
+    private static final ThreadLocal<BackendRequest[]> WAIT_ALL_SCRATCH = new ThreadLocal<>();
 
     private static void waitAllBody(Request[] requests) {
         Session s = sessionOf(requests, "Request.waitAll");
         if (s == null) return;
         receiveObjectsFirst(requests);
-        BackendRequest[] b = active(requests);
-        BackendRequest[] before = b.clone();
-        s.backend().waitAll(b, null);
-        for (int i = 0; i < requests.length; i++) {
-            StatusData p = requests[i] == null ? null : requests[i].takeParked();
-            if (p != null) requests[i].finish(p);
-            else if (before[i] != null) requests[i].finishUnreported();
+        BackendRequest[] b = WAIT_ALL_SCRATCH.get();
+        if (b == null || b.length != requests.length) {
+            b = new BackendRequest[requests.length];
+            WAIT_ALL_SCRATCH.set(b);
+        }
+        try {
+            fillActive(requests, b);
+            s.backend().waitAll(b, null);
+        } finally {
+            Arrays.fill(b, null);  // keeps no request reachable
+        }
+        // The backend changed no Request: those it waited on are still active with nothing parked.
+        for (Request r : requests) {
+            StatusData p = r == null ? null : r.takeParked();
+            if (p != null) r.finish(p);
+            else if (r != null && r.isActive()) r.finishUnreported();
         }
     }
 

@@ -8,8 +8,11 @@ import java.lang.ref.WeakReference;
  * The {@link Buf}s made lately for sends and for receives, handed out again when a call names the
  * same memory: a loop that sends from one array, or rotates through a window of them (OSU's
  * {@code osu_bw} and {@code osu_mbw_mr}, a halo exchange's buffers), allocates no descriptor per
- * message. A small direct-mapped cache per direction, indexed by the memory's identity hash: a
- * miss replaces that one slot (a weak reference and a descriptor), a hit allocates nothing.
+ * message. A small two-way set-associative cache per direction, indexed by the memory's identity
+ * hash: two buffers whose hashes meet in one set both stay (a direct-mapped cache of 256 slots
+ * lost about 7 of a 64-buffer window to such meetings, each a new descriptor and weak reference
+ * per message). A miss puts the new descriptor first in its set and moves the first one second;
+ * a hit allocates nothing and writes nothing.
  *
  * <p>A {@code Buf} never changes (final fields), so threads may share it, and a slot read racily
  * gives either a whole descriptor or a miss. The references are weak, so the cache keeps no user
@@ -19,20 +22,27 @@ final class RecentBufs {
     private RecentBufs() {
     }
 
-    /** Slots per direction: more than a typical window of outstanding messages (64). */
-    private static final int SLOTS = 256;
+    /** Sets per direction, of two slots each: far more than a typical window of outstanding messages (64). */
+    private static final int SETS = 1024;
 
     @SuppressWarnings("unchecked")
-    private static final WeakReference<Buf>[] SENDS = new WeakReference[SLOTS], RECEIVES = new WeakReference[SLOTS];
+    private static final WeakReference<Buf>[] SENDS = new WeakReference[2 * SETS], RECEIVES = new WeakReference[2 * SETS];
 
     static Buf of(Object base, BaseKind kind, int offset, int length, boolean writable) {
         WeakReference<Buf>[] slots = writable ? RECEIVES : SENDS;
-        int slot = (System.identityHashCode(base) ^ offset) & (SLOTS - 1);
-        WeakReference<Buf> ref = slots[slot];
-        Buf b = ref == null ? null : ref.get();
-        if (b != null && b.base == base && b.offset == offset && b.length == length && b.kind == kind) return b;
+        int first = ((System.identityHashCode(base) ^ offset) & (SETS - 1)) << 1;
+        WeakReference<Buf> a = slots[first];
+        Buf b = a == null ? null : a.get();
+        if (matches(b, base, kind, offset, length)) return b;
+        b = slots[first + 1] == null ? null : slots[first + 1].get();
+        if (matches(b, base, kind, offset, length)) return b;
         b = new Buf(base, kind, offset, length);
-        slots[slot] = new WeakReference<>(b);
+        slots[first + 1] = a;
+        slots[first] = new WeakReference<>(b);
         return b;
+    }
+
+    private static boolean matches(Buf b, Object base, BaseKind kind, int offset, int length) {
+        return b != null && b.base == base && b.offset == offset && b.length == length && b.kind == kind;
     }
 }

@@ -263,6 +263,10 @@ final class FabricComm implements BackendComm, CollChannel {
 
     void fillStatus(Engine.Op op, StatusData s) {
         if (s == null) return;
+        if (op instanceof Engine.SendOp) {
+            s.setSend(op.cancelled);
+            return;
+        }
         int src = op.source;
         int commSource = src == Mpi.PROC_NULL || src == Mpi.ANY_SOURCE ? src : rankOfWorld[src];
         s.set(commSource, op.tag, 0, op.cancelled, op.bytes);
@@ -321,8 +325,8 @@ final class FabricComm implements BackendComm, CollChannel {
         long len = Buffers.spanBytes(count, type);
         if (sentWhole(buf, len, dest, tag, mode)) {
             // Complete at the call, as eager sends are in MPI libraries (no queued frame, header
-            // or completion callback).
-            return new CompletedRequest(rank, tag, len);
+            // or completion callback), and nothing allocated.
+            return CompletedRequest.SEND;
         }
         return new FabricRequest(this, startSend(buf, count, type, dest, tag, mode), "isend");
     }

@@ -171,6 +171,10 @@ final class FabricIntercomm implements BackendComm, Intercommunication {
 
     void fillStatus(Engine.Op op, StatusData s) {
         if (s == null) return;
+        if (op instanceof Engine.SendOp) {
+            s.setSend(op.cancelled);
+            return;
+        }
         int src = op.source;
         int r = src == Mpi.PROC_NULL || src == Mpi.ANY_SOURCE ? src : remoteRankOfWorld[src];
         s.set(r, op.tag, 0, op.cancelled, op.bytes);

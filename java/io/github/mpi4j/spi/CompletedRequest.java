@@ -1,10 +1,9 @@
 package io.github.mpi4j.spi;
 
 /**
- * The request of an operation that was done at the call (a file access, a small send written
- * whole into a transport): complete from the start, it reports the operation's status once and
- * then, inactive, an empty one. It keeps the status as fields, not as a {@link StatusData}: the
- * message-rate path makes one per send.
+ * The request of an operation that was done at the call (a file access, a one-sided operation):
+ * complete from the start, it reports the operation's status once and then, inactive, an empty
+ * one. A small send written whole into a transport takes the shared {@link #SEND} instead.
  */
 public final class CompletedRequest implements BackendRequest {
     private final int source;
@@ -16,6 +15,35 @@ public final class CompletedRequest implements BackendRequest {
 
     private static final StatusData EMPTY = new StatusData();
 
+    /**
+     * The request of a send done at the call. A send's status is the same for every send
+     * ({@link StatusData#setSend}), so this one stateless instance serves them all and the
+     * message-rate path allocates no backend request.
+     */
+    public static final BackendRequest SEND = new SendDone();
+
+    private static final class SendDone implements BackendRequest {
+        @Override
+        public void waitFor(StatusData status) {
+            test(status);
+        }
+
+        @Override
+        public boolean test(StatusData status) {
+            if (status != null) status.setSend(false);
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+            // Complete already: a cancel has no effect, as on any completed operation.
+        }
+
+        @Override
+        public void free() {
+        }
+    }
+
     /** @param result the operation's status, or null for an empty one */
     public CompletedRequest(StatusData result) {
         StatusData r = result != null ? result : EMPTY;
@@ -24,15 +52,6 @@ public final class CompletedRequest implements BackendRequest {
         this.error = r.error;
         this.cancelled = r.cancelled;
         this.bytes = r.bytes;
-    }
-
-    /** A completed send or receive of {@code bytes} with this source and tag (ranks of the communicator). */
-    public CompletedRequest(int source, int tag, long bytes) {
-        this.source = source;
-        this.tag = tag;
-        this.error = 0;
-        this.cancelled = false;
-        this.bytes = bytes;
     }
 
     @Override

@@ -24,6 +24,14 @@ public final class StatusData {
         set(procNull, anyTag, 0, false, 0);
     }
 
+    /**
+     * The status of a completed send. MPI defines only its error and cancelled fields; the rest
+     * is what Open MPI reports (the empty status), so a program sees the same on every backend.
+     */
+    public void setSend(boolean cancelled) {
+        set(Mpi.PROC_NULL, Mpi.ANY_TAG, 0, cancelled, 0);
+    }
+
     public StatusData copy() {
         StatusData s = new StatusData();
         s.set(source, tag, error, cancelled, bytes);

@@ -294,6 +294,38 @@ public class P2pSuite {
         recv.free();
     }
 
+    /**
+     * A completed send's status: MPI defines only that it is not cancelled (source, tag and count
+     * are undefined; Open MPI gives the empty status for a standard send and its own rank for a
+     * synchronous one, the fabric the empty status for all). Checked whether the send finished
+     * at the call (small), by rendezvous (large), synchronously or through a persistent request,
+     * with the data it carried.
+     */
+    @RankTest
+    public void sendStatuses(Intracomm comm) {
+        for (int n : new int[] {1, 1 << 18}) {
+            int[] out = fill(n, comm.getRank());
+            int[][] in = new int[3][n];
+            Request recv = comm.iRecv(in[0], n, MPI.INT, prev(comm), 31);
+            Request[] sends = {comm.iSend(out, n, MPI.INT, next(comm), 31), comm.iSSend(out, n, MPI.INT, next(comm), 32)};
+            Request recv2 = comm.iRecv(in[1], n, MPI.INT, prev(comm), 32);
+            Prequest persistent = comm.sendInit(out, n, MPI.INT, next(comm), 33);
+            persistent.start();
+            Status got = recv.waitStatus();
+            Check.equal(n, got.getCount(MPI.INT), "receive count, n=" + n);
+            Check.equal(31, got.getTag(), "receive tag, n=" + n);
+            recv2.waitFor();
+            comm.recv(in[2], n, MPI.INT, prev(comm), 33);
+            for (int[] received : in) Check.arrays(fill(n, prev(comm)), received, "n=" + n);
+            Status[] statuses = {sends[0].waitStatus(), sends[1].waitStatus(), persistent.waitStatus()};
+            String[] names = {"iSend", "iSSend", "persistent send"};
+            for (int k = 0; k < statuses.length; k++) {
+                Check.isTrue(!statuses[k].isCancelled(), names[k] + " of " + n + " ints: cancelled");
+            }
+            persistent.free();
+        }
+    }
+
     /** mpiJava 1.2 style: offsets in elements, Rank()/Size(), Status fields. */
     @RankTest
     public void mpiJavaStyle(Intracomm comm) {

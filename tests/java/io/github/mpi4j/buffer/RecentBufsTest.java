@@ -1,0 +1,68 @@
+package io.github.mpi4j.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.github.mpi4j.spi.BaseKind;
+import io.github.mpi4j.spi.Buf;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The descriptor cache behind every send and receive: the same memory gives the same descriptor
+ * back (no allocation per message), two buffers whose identity hashes meet in one set both stay
+ * cached, a third one there evicts the older, and a different view of the same array (offset,
+ * length, direction) never gets another view's descriptor.
+ */
+class RecentBufsTest {
+
+    /** Three arrays whose identity hashes select the same set (found by trying arrays). */
+    private static byte[][] threeInOneSet() {
+        Map<Integer, List<byte[]>> bySet = new HashMap<>();
+        while (true) {
+            byte[] a = new byte[8];
+            List<byte[]> same = bySet.computeIfAbsent(System.identityHashCode(a) & 1023, k -> new ArrayList<>());
+            same.add(a);
+            if (same.size() == 3) return same.toArray(new byte[0][]);
+        }
+    }
+
+    @Test
+    void sameMemoryGivesTheSameDescriptor() {
+        byte[] a = new byte[16];
+        Buf first = RecentBufs.of(a, BaseKind.BYTE, 0, 16, false);
+        assertSame(first, RecentBufs.of(a, BaseKind.BYTE, 0, 16, false));
+        assertEquals(16, first.length);
+        // Another view of the same array is another descriptor; receives keep their own.
+        Buf shifted = RecentBufs.of(a, BaseKind.BYTE, 4, 12, false);
+        assertNotSame(first, shifted);
+        assertEquals(4, shifted.offset);
+        assertEquals(12, shifted.length);
+        Buf shorter = RecentBufs.of(a, BaseKind.BYTE, 0, 8, false);
+        assertEquals(8, shorter.length);
+        Buf receive = RecentBufs.of(a, BaseKind.BYTE, 0, 16, true);
+        assertNotSame(first, receive);
+        assertSame(receive, RecentBufs.of(a, BaseKind.BYTE, 0, 16, true));
+    }
+
+    @Test
+    void twoBuffersInOneSetBothStayAndAThirdEvictsTheOlder() {
+        byte[][] x = threeInOneSet();
+        Buf a = RecentBufs.of(x[0], BaseKind.BYTE, 0, 8, false);
+        Buf b = RecentBufs.of(x[1], BaseKind.BYTE, 0, 8, false);
+        for (int round = 0; round < 3; round++) {  // alternating, as a window of two does
+            assertSame(a, RecentBufs.of(x[0], BaseKind.BYTE, 0, 8, false), "round " + round);
+            assertSame(b, RecentBufs.of(x[1], BaseKind.BYTE, 0, 8, false), "round " + round);
+        }
+        Buf c = RecentBufs.of(x[2], BaseKind.BYTE, 0, 8, false);  // evicts a (b came in after it)
+        assertSame(c, RecentBufs.of(x[2], BaseKind.BYTE, 0, 8, false));
+        assertSame(b, RecentBufs.of(x[1], BaseKind.BYTE, 0, 8, false));
+        Buf again = RecentBufs.of(x[0], BaseKind.BYTE, 0, 8, false);
+        assertNotSame(a, again);
+        assertSame(x[0], again.base);
+    }
+}
