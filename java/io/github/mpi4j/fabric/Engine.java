@@ -354,7 +354,7 @@ final class Engine implements FrameSink {
         return op;
     }
 
-    /** Reused by {@link #sendNow} (under the lock): the transport copies it into the frame. */
+    /** Reused by {@link #sendNow} (under the lock) for transports that want a header object. */
     private final Header scratch = new Header();
 
     /**
@@ -370,16 +370,7 @@ final class Engine implements FrameSink {
         boolean locked = enter();
         try {
             if (!outq[dest].isEmpty()) return false;
-            Header h = scratch;
-            h.kind = EAGER;
-            h.ctx = ctx;
-            h.src = me;
-            h.tag = tag;
-            h.payloadLen = (int) len;
-            h.flags = 0;
-            h.a = 0;
-            h.b = len;
-            return t.writeWhole(dest, h, buf, 0);
+            return t.writeEager(dest, EAGER, me, ctx, tag, buf, (int) len, scratch);
         } finally {
             leave(locked);
         }

@@ -92,6 +92,8 @@ public final class ShmTransport implements Transport {
     private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
     /** How much a writer writes between reads of a ring's head: {@link #HEAD_REFRESH_BYTES}, or a smaller ring's size. */
     private final int refreshBytes;
+    /** Where my ring lies in each peer's inbox, and its data area. */
+    private final int myBase, myData;
     /**
      * The header of the frame being delivered, reused for every frame (no allocation per
      * message): a sink that keeps a header past {@code onFrame} copies it.
@@ -152,6 +154,8 @@ public final class ShmTransport implements Transport {
         this.localIndexOf = new int[worldSize];
         java.util.Arrays.fill(localIndexOf, -1);
         for (int i = 0; i < worldOfLocal.length; i++) localIndexOf[worldOfLocal[i]] = i;
+        this.myBase = ringBase(localIndexOf[me]);
+        this.myData = myBase + RING_HEADER;
         this.pids = pids;
         this.inbox = inbox;
         this.outboxes = outboxes;
@@ -198,38 +202,76 @@ public final class ShmTransport implements Transport {
     /** Frames go into the ring whole or not at all, so this is every write. */
     @Override
     public boolean writeWhole(int peer, Header h, Buf payload, long payloadOff) {
-        int peerLocal = localIndexOf[peer];
-        MappedByteBuffer ring = outboxes[peerLocal];
-        int base = ringBase(localIndexOf[me]);
         int len = h.payloadLen;
-        boolean brief = h.a == 0 && h.b == len && h.src == me && (h.flags & ~0xff) == 0 && (h.kind & ~0xffff) == 0;
-        int headerBytes = brief ? SHORT_HEADER : Header.BYTES;
-        int need = padded(headerBytes + len);
+        if (h.a == 0 && h.b == len && h.src == me && (h.flags & ~0xff) == 0 && (h.kind & ~0xffff) == 0) {
+            return writeShort(localIndexOf[peer], h.kind, h.flags, h.ctx, h.tag, payload, payloadOff, len);
+        }
+        int peerLocal = localIndexOf[peer];
+        int need = padded(Header.BYTES + len);
         long tail = tails[peerLocal];
-        if (tail + need - headsSeen[peerLocal] > refreshBytes) {
-            headsSeen[peerLocal] = (long) LONGS.getAcquire(ring, base + HEAD);
-            if (tail + need - headsSeen[peerLocal] > capacity) return false;
-        }
-        int data = base + RING_HEADER;
+        if (!room(peerLocal, tail, need)) return false;
+        MappedByteBuffer ring = outboxes[peerLocal];
         int at = (int) (tail & mask);
-        if (brief) {  // the header never wraps (SLACK)
-            ring.putInt(data + at, SHORT_FORM | h.flags << 16 | h.kind);
-            ring.putInt(data + at + 4, len);
-            ring.putInt(data + at + 8, h.ctx);
-            ring.putInt(data + at + 12, h.tag);
-        } else {
-            h.write(ring, data + at);
-        }
-        if (len > 0) {
-            if (contiguous(need)) BufAccess.get(payload, payloadOff, ring, data + at + headerBytes, len);
-            else putPayload(ring, data, tail + headerBytes, payload, payloadOff, len);
-        }
-        tails[peerLocal] = tail + need;
-        LONGS.setRelease(ring, base + TAIL, tail + need);
+        h.write(ring, myData + at);  // a header never wraps (SLACK)
+        putPayload(ring, tail, Header.BYTES, need, payload, payloadOff, len);
+        publish(peerLocal, ring, tail + need);
         return true;
     }
 
-    private void putPayload(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
+    /**
+     * A plain eager message (the per-message path of small sends) with the short header, written
+     * from the arguments: no header object to fill and read back.
+     */
+    @Override
+    public boolean writeEager(int peer, int kind, int src, int ctx, int tag, Buf payload, int len, Header scratch) {
+        if (src != me || (kind & ~0xffff) != 0) {
+            return Transport.super.writeEager(peer, kind, src, ctx, tag, payload, len, scratch);  // the long form
+        }
+        return writeShort(localIndexOf[peer], kind, 0, ctx, tag, payload, 0, len);
+    }
+
+    /** A frame with the short header (see {@link #SHORT_FORM}), whole or not at all. */
+    private boolean writeShort(int peerLocal, int kind, int flags, int ctx, int tag, Buf payload, long payloadOff,
+                               int len) {
+        int need = padded(SHORT_HEADER + len);
+        long tail = tails[peerLocal];
+        if (!room(peerLocal, tail, need)) return false;
+        MappedByteBuffer ring = outboxes[peerLocal];
+        int at = myData + (int) (tail & mask);  // a header never wraps (SLACK)
+        ring.putInt(at, SHORT_FORM | flags << 16 | kind);
+        ring.putInt(at + 4, len);
+        ring.putInt(at + 8, ctx);
+        ring.putInt(at + 12, tag);
+        putPayload(ring, tail, SHORT_HEADER, need, payload, payloadOff, len);
+        publish(peerLocal, ring, tail + need);
+        return true;
+    }
+
+    /** The payload of a frame of {@code need} bytes at {@code tail}, after its header. */
+    private void putPayload(ByteBuffer ring, long tail, int headerBytes, int need, Buf payload, long payloadOff,
+                            int len) {
+        if (len == 0) return;
+        if (contiguous(need)) {
+            BufAccess.get(payload, payloadOff, ring, myData + (int) (tail & mask) + headerBytes, len);  // may run into SLACK
+        } else {
+            putWrapping(ring, myData, tail + headerBytes, payload, payloadOff, len);
+        }
+    }
+
+    /** Whether {@code need} more bytes fit in the ring to that peer; re-reads its head every {@link #refreshBytes}. */
+    private boolean room(int peerLocal, long tail, int need) {
+        if (tail + need - headsSeen[peerLocal] <= refreshBytes) return true;
+        headsSeen[peerLocal] = (long) LONGS.getAcquire(outboxes[peerLocal], myBase + HEAD);
+        return tail + need - headsSeen[peerLocal] <= capacity;
+    }
+
+    /** Makes everything written up to {@code tail} visible to the reader. */
+    private void publish(int peerLocal, MappedByteBuffer ring, long tail) {
+        tails[peerLocal] = tail;
+        LONGS.setRelease(ring, myBase + TAIL, tail);
+    }
+
+    private void putWrapping(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
         int at = (int) (pos & mask);
         int first = Math.min(n, capacity - at);
         BufAccess.get(src, srcOff, ring, data + at, first);

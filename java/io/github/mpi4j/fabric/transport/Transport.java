@@ -33,6 +33,24 @@ public interface Transport {
     }
 
     /**
+     * {@link #writeWhole} for a plain eager message of {@code len} bytes from this rank (no flags,
+     * {@code a} 0, {@code b} the length): the per-message path of small sends. This default fills
+     * {@code scratch} and writes it; shared memory writes its short header straight from the
+     * arguments, with no header to fill and read back.
+     */
+    default boolean writeEager(int peer, int kind, int src, int ctx, int tag, Buf payload, int len, Header scratch) {
+        scratch.kind = kind;
+        scratch.ctx = ctx;
+        scratch.src = src;
+        scratch.tag = tag;
+        scratch.payloadLen = len;
+        scratch.flags = 0;
+        scratch.a = 0;
+        scratch.b = len;
+        return writeWhole(peer, scratch, payload, 0);
+    }
+
+    /**
      * Whether a frame may have arrived (a cheap hint read without the engine's lock; true when
      * the transport cannot tell without polling). False lets an idle wait skip the lock.
      */
