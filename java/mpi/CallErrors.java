@@ -50,8 +50,11 @@ final class CallErrors {
         return d;
     }
 
-    static void enter() {
-        DEPTH.get()[0]++;
+    /** Opens a call; returns this thread's depth counter for {@link #leave(int[], Comm, Throwable)}. */
+    static int[] enter() {
+        int[] depth = DEPTH.get();
+        depth[0]++;
+        return depth;
     }
 
     /**
@@ -60,7 +63,11 @@ final class CallErrors {
      * caller is to rethrow {@code failure}.
      */
     static void leave(Comm comm, Throwable failure) {
-        int[] depth = DEPTH.get();
+        leave(DEPTH.get(), comm, failure);
+    }
+
+    /** {@link #leave(Comm, Throwable)} with the counter {@link #enter} returned: one thread-local lookup a call. */
+    static void leave(int[] depth, Comm comm, Throwable failure) {
         depth[0]--;
         if (depth[0] == 0 && comm != null && failure instanceof MPIException) {
             raise(comm, (MPIException) failure);

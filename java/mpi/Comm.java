@@ -2247,55 +2247,55 @@ if (ObjectTypeCollectives.allToAllv(call, c, sendbuf, soff, sendcounts, sdispls,
     private void sendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                           SendMode mode) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             sendBody(call, buf, offset, count, type, dest, tag, mode);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(this, failure);
+            CallErrors.leave(depth, this, failure);
         }
     }
 
     /** Returns the status data, which the caller copies into a Status at once (it may be per-thread scratch). */
     private StatusData recvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return recvBody(call, buf, offset, count, type, source, tag);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(this, failure);
+            CallErrors.leave(depth, this, failure);
         }
     }
 
     private Request isendImpl(String call, Object buf, int offset, int count, Datatype type, int dest, int tag,
                               SendMode mode) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return isendBody(call, buf, offset, count, type, dest, tag, mode).on(this);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(this, failure);
+            CallErrors.leave(depth, this, failure);
         }
     }
 
     private Request irecvImpl(String call, Object buf, int offset, int count, Datatype type, int source, int tag) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return irecvBody(call, buf, offset, count, type, source, tag).on(this);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(this, failure);
+            CallErrors.leave(depth, this, failure);
         }
     }
 

@@ -478,27 +478,27 @@ public class Request implements Freeable {
 
     private Status waitStatus(boolean wantStatus) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return waitStatusBody(wantStatus);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(comm, failure);
+            CallErrors.leave(depth, comm, failure);
         }
     }
 
     private Status testStatus(boolean wantStatus) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return testStatusBody(wantStatus);
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(comm, failure);
+            CallErrors.leave(depth, comm, failure);
         }
     }
 
@@ -515,14 +515,14 @@ public class Request implements Freeable {
 
     private static <T> T completing(Request[] requests, java.util.function.Supplier<T> body) {
         Throwable failure = null;
-        CallErrors.enter();
+        int[] depth = CallErrors.enter();
         try {
             return body.get();
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
-            CallErrors.leave(commOf(requests), failure);
+            CallErrors.leave(depth, commOf(requests), failure);
         }
     }
 
