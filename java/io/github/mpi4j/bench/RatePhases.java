@@ -1,0 +1,92 @@
+package io.github.mpi4j.bench;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * Where the time of osu_mbw_mr's loop goes (issue 12, item 1): rank 0 sends windows of 64
+ * non-blocking 8-byte messages from 64 arrays and waits for them; rank 1 receives them. Before
+ * each window rank 1 acknowledges the last one and then spins for {@code delayNanos} before it
+ * posts its receives:
+ * <ul>
+ *   <li>delay 0: the benchmark's loop, the receiver polling the ring while the sender writes;</li>
+ *   <li>delay 40,000 (40 µs, longer than a window): the sender writes lines nobody reads, so its
+ *       time per {@code iSend} is its own CPU time (the API, the engine, the copy into the ring),
+ *       and the receiver finds every message waiting.</li>
+ * </ul>
+ * Prints, per round after two of warm-up, on each rank: the time per message spent posting
+ * ({@code iSend} or {@code iRecv}) and in {@code waitAll}, and the heap bytes the rank's thread
+ * allocated per message; then the medians.
+ * <pre>
+ *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows]]]
+ * </pre>
+ */
+public final class RatePhases {
+    private RatePhases() {
+    }
+
+    private static final int WINDOW = 64, SIZE = 8;
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        long delay = args.length > 0 ? Long.parseLong(args[0]) : 40_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
+        int windows = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
+        Intracomm comm = MPI.COMM_WORLD;
+        int rank = comm.getRank();
+        if (comm.getSize() < 2) throw new IllegalStateException("RatePhases needs 2 ranks");
+        byte[][] bufs = new byte[WINDOW][SIZE];
+        Request[] reqs = new Request[WINDOW];
+        byte[] ack = new byte[1];
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        double[] post = new double[rounds], wait = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            long posting = 0, waiting = 0, bytes = 0;
+            for (int i = 0; i < windows && rank <= 1; i++) {
+                if (rank == 0) {
+                    comm.recv(ack, 1, MPI.BYTE, 1, 9);
+                } else {
+                    comm.send(ack, 1, MPI.BYTE, 0, 9);
+                    long until = System.nanoTime() + delay;
+                    while (System.nanoTime() < until) Thread.onSpinWait();
+                }
+                long a = threads.getCurrentThreadAllocatedBytes();
+                long t0 = System.nanoTime();
+                for (int k = 0; k < WINDOW; k++) {
+                    reqs[k] = rank == 0 ? comm.iSend(bufs[k], SIZE, MPI.BYTE, 1, 2)
+                            : comm.iRecv(bufs[k], SIZE, MPI.BYTE, 0, 2);
+                }
+                long t1 = System.nanoTime();
+                Request.waitAll(reqs);
+                long t2 = System.nanoTime();
+                bytes += threads.getCurrentThreadAllocatedBytes() - a;
+                posting += t1 - t0;
+                waiting += t2 - t1;
+            }
+            double n = (double) windows * WINDOW;
+            post[round] = posting / n;
+            wait[round] = waiting / n;
+            if (round >= 2 && rank <= 1) {
+                System.out.println(String.format(Locale.ROOT, "rank %d round %d: %s %.1f ns/msg, waitAll %.1f ns/msg,"
+                        + " %.1f B/msg", rank, round, rank == 0 ? "iSend" : "iRecv", post[round], wait[round],
+                        bytes / n));
+            }
+        }
+        if (rank <= 1 && rounds > 2) {
+            System.out.println(String.format(Locale.ROOT, "RESULT ratephases rank %d delay %d %s %.1f waitAll %.1f",
+                    rank, delay, rank == 0 ? "iSend" : "iRecv", median(post, 2), median(wait, 2)));
+        }
+        MPI.Finalize();
+    }
+
+    private static double median(double[] v, int from) {
+        double[] s = Arrays.copyOfRange(v, from, v.length);
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}
