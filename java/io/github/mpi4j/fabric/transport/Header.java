@@ -45,6 +45,17 @@ public final class Header {
         buf.putLong(at + 32, b);
     }
 
+    /** {@link #write} but for {@link #kind}, the first int, which a shared-memory ring stores last. */
+    public void writeAfterKind(ByteBuffer buf, int at) {
+        buf.putInt(at + 4, ctx);
+        buf.putInt(at + 8, src);
+        buf.putInt(at + 12, tag);
+        buf.putInt(at + 16, payloadLen);
+        buf.putInt(at + 20, flags);
+        buf.putLong(at + 24, a);
+        buf.putLong(at + 32, b);
+    }
+
     /** Decodes into this header (reused by transports that deliver one frame at a time); returns it. */
     public Header readFrom(ByteBuffer buf, int at) {
         kind = buf.getInt(at);

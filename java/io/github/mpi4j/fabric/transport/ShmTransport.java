@@ -17,10 +17,15 @@ import java.nio.file.StandardOpenOption;
 /**
  * Shared memory between the ranks of one node. Every rank owns an inbox: a file under
  * /dev/shm holding one single-producer/single-consumer ring per local sender. A ring is a
- * 128-byte header (consumer's head and producer's tail on separate cache lines) followed by a
- * power-of-two data area and {@link #SLACK} bytes more. Frames (header + payload, padded to 8
- * bytes) are written whole, then published by a release store of the tail; the reader acquires
- * the tail, copies the frame out and releases the head. Positions only grow; index = position
+ * 128-byte header (the consumer's head) followed by a power-of-two data area and {@link #SLACK}
+ * bytes more. Frames (header + payload, padded to 8 bytes) are written whole but for their first
+ * int, which is never 0 (a kind, or the short form's bit): the writer clears the first int of
+ * the frame after, then publishes the frame by a release store of its first int. The reader
+ * acquires the first int at its head (0: nothing yet), copies the frame out and releases the
+ * head, which the writer reads only every {@link #HEAD_REFRESH_BYTES}. So a small message moves
+ * the cache lines of its frame and nothing else, as Open MPI's fast boxes do; a separate tail
+ * index moved a second line per message (8-byte latency 1.16-1.19x C with it, about 1.0x
+ * without; docs/performance.md, sixteenth session). Positions only grow; index = position
  * mod capacity. A frame of up to {@code SLACK} bytes is contiguous even where it crosses the
  * end of the data area (it runs on into the slack), so headers and eager messages never wrap:
  * only the payloads of larger frames wrap to the start. No two unread frames can both reach
@@ -64,7 +69,9 @@ public final class ShmTransport implements Transport {
         if (SLACK < padded(Header.BYTES + EAGER_LIMIT)) throw new AssertionError("ring slack below an eager frame");
     }
 
-    private static final int HEAD = 0, TAIL = 64;
+    private static final int HEAD = 0;
+    /** Bytes kept free after a frame for the next frame's mark, which the writer clears. */
+    private static final int NEXT_MARK = 8;
     /**
      * A frame's header comes in one of two forms, told apart by the top bit of its first int.
      * The short form (16 bytes: kind and flags, payload length, context, tag) is for frames whose
@@ -78,6 +85,7 @@ public final class ShmTransport implements Transport {
     private static final int SHORT_FORM = 0x8000_0000;
     static final int SHORT_HEADER = 16;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final int me;
     private final int capacity;
@@ -90,6 +98,7 @@ public final class ShmTransport implements Transport {
     private final long[] tails;           // local index -> my tail in that peer's ring for me
     private final long[] headsSeen;       // local index -> last head read there
     private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
+    private final boolean[] broken;       // local index -> that peer wrote a malformed frame: not read again
     /** How much a writer writes between reads of a ring's head: {@link #HEAD_REFRESH_BYTES}, or a smaller ring's size. */
     private final int refreshBytes;
     /** Where my ring lies in each peer's inbox, and its data area. */
@@ -163,6 +172,7 @@ public final class ShmTransport implements Transport {
         this.tails = new long[n];
         this.headsSeen = new long[n];
         this.readHeads = new long[n];
+        this.broken = new boolean[n];
     }
 
     private int ringBase(int localIndex) {
@@ -206,15 +216,15 @@ public final class ShmTransport implements Transport {
         if (h.a == 0 && h.b == len && h.src == me && (h.flags & ~0xff) == 0 && (h.kind & ~0xffff) == 0) {
             return writeShort(localIndexOf[peer], h.kind, h.flags, h.ctx, h.tag, payload, payloadOff, len);
         }
+        if (h.kind == 0) throw new IllegalArgumentException("frame kind 0 (the mark of an unwritten frame)");
         int peerLocal = localIndexOf[peer];
         int need = padded(Header.BYTES + len);
         long tail = tails[peerLocal];
         if (!room(peerLocal, tail, need)) return false;
         MappedByteBuffer ring = outboxes[peerLocal];
-        int at = (int) (tail & mask);
-        h.write(ring, myData + at);  // a header never wraps (SLACK)
+        h.writeAfterKind(ring, myData + (int) (tail & mask));  // a header never wraps (SLACK)
         putPayload(ring, tail, Header.BYTES, need, payload, payloadOff, len);
-        publish(peerLocal, ring, tail + need);
+        publish(peerLocal, ring, tail, need, h.kind);
         return true;
     }
 
@@ -238,12 +248,11 @@ public final class ShmTransport implements Transport {
         if (!room(peerLocal, tail, need)) return false;
         MappedByteBuffer ring = outboxes[peerLocal];
         int at = myData + (int) (tail & mask);  // a header never wraps (SLACK)
-        ring.putInt(at, SHORT_FORM | flags << 16 | kind);
         ring.putInt(at + 4, len);
         ring.putInt(at + 8, ctx);
         ring.putInt(at + 12, tag);
         putPayload(ring, tail, SHORT_HEADER, need, payload, payloadOff, len);
-        publish(peerLocal, ring, tail + need);
+        publish(peerLocal, ring, tail, need, SHORT_FORM | flags << 16 | kind);
         return true;
     }
 
@@ -258,17 +267,27 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    /** Whether {@code need} more bytes fit in the ring to that peer; re-reads its head every {@link #refreshBytes}. */
+    /**
+     * Whether a frame of {@code need} bytes, and the next frame's mark after it, fit in the ring
+     * to that peer; re-reads its head every {@link #refreshBytes}.
+     */
     private boolean room(int peerLocal, long tail, int need) {
-        if (tail + need - headsSeen[peerLocal] <= refreshBytes) return true;
+        long end = tail + need + NEXT_MARK;
+        if (end - headsSeen[peerLocal] <= refreshBytes) return true;
         headsSeen[peerLocal] = (long) LONGS.getAcquire(outboxes[peerLocal], myBase + HEAD);
-        return tail + need - headsSeen[peerLocal] <= capacity;
+        return end - headsSeen[peerLocal] <= capacity;
     }
 
-    /** Makes everything written up to {@code tail} visible to the reader. */
-    private void publish(int peerLocal, MappedByteBuffer ring, long tail) {
-        tails[peerLocal] = tail;
-        LONGS.setRelease(ring, myBase + TAIL, tail);
+    /**
+     * Publishes the frame written at {@code tail} (all of it but its first int): clears the
+     * next frame's mark, then stores this frame's first int, never 0, with release semantics.
+     * The reader polls that int at its head, so a message moves its frame's lines and nothing else.
+     */
+    private void publish(int peerLocal, MappedByteBuffer ring, long tail, int need, int mark) {
+        long next = tail + need;
+        ring.putInt(myData + (int) (next & mask), 0);
+        tails[peerLocal] = next;
+        INTS.setRelease(ring, myData + (int) (tail & mask), mark);
     }
 
     private void putWrapping(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
@@ -289,8 +308,8 @@ public final class ShmTransport implements Transport {
     @Override
     public boolean hasInput() {
         for (int i = 0; i < worldOfLocal.length; i++) {
-            if (worldOfLocal[i] == me) continue;
-            if ((long) LONGS.getAcquire(inbox, ringBase(i) + TAIL) != readHeads[i]) return true;
+            if (worldOfLocal[i] == me || broken[i]) continue;
+            if ((int) INTS.getAcquire(inbox, ringBase(i) + RING_HEADER + (int) (readHeads[i] & mask)) != 0) return true;
         }
         return false;
     }
@@ -300,15 +319,15 @@ public final class ShmTransport implements Transport {
         int handled = 0;
         for (int i = 0; i < worldOfLocal.length; i++) {
             int peer = worldOfLocal[i];
-            if (peer == me) continue;
+            if (peer == me || broken[i]) continue;
             int base = ringBase(i);
             int data = base + RING_HEADER;
-            long tail = (long) LONGS.getAcquire(inbox, base + TAIL);
             long head = readHeads[i];
-            while (head < tail) {
+            while (true) {
                 int at = (int) (head & mask);
+                int first = (int) INTS.getAcquire(inbox, data + at);  // the frame's mark; the header never wraps (SLACK)
+                if (first == 0) break;
                 Header h = received;
-                int first = inbox.getInt(data + at);  // the header never wraps (SLACK)
                 int headerBytes;
                 if ((first & SHORT_FORM) != 0) {
                     h.kind = first & 0xffff;
@@ -321,13 +340,13 @@ public final class ShmTransport implements Transport {
                     h.b = h.payloadLen;
                     headerBytes = SHORT_HEADER;
                 } else {
-                    h.readFrom(inbox, data + at);
+                    h.readFrom(inbox, data + at);  // its kind is the mark
                     headerBytes = Header.BYTES;
                 }
                 int len = h.payloadLen;
                 if (len < 0 || len > maxPayload()) {
                     sink.onPeerLost(peer, "sent a malformed frame over shared memory (payload " + len + " bytes)");
-                    readHeads[i] = tail;
+                    broken[i] = true;  // where its next frame starts is unknown: read nothing more from it
                     return handled;
                 }
                 FrameSink.Target t = sink.onHeader(peer, h);

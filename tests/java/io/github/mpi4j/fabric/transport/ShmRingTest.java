@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * One shared-memory ring between two transports of this JVM (ranks 0 and 1 of one node): frames
  * of every size, over many laps, so that headers, eager payloads and large payloads cross the end
  * of the data area at every alignment; each frame read back equals the one written, whether the
- * payload lands in a buffer or comes as bytes, and a full ring refuses a frame instead of
- * overwriting unread ones.
+ * payload lands in a buffer or comes as bytes, a fully read ring offers nothing more (each frame's
+ * mark, which the reader polls, is cleared before the frame before it is published), a full
+ * ring refuses a frame instead of overwriting unread ones, and a malformed frame loses its peer.
  */
 class ShmRingTest {
     /** A ring whose largest frames (a quarter ring, 64 KiB) just fit the slack. */
@@ -48,7 +49,7 @@ class ShmRingTest {
     }
 
     /** Collects frames; every other frame's payload goes into a buffer of its own, the rest as bytes. */
-    private static final class Sink implements FrameSink {
+    private static class Sink implements FrameSink {
         final ArrayDeque<Object[]> got = new ArrayDeque<>();
 
         @Override
@@ -133,6 +134,39 @@ class ShmRingTest {
             written++;
         }
         assertEquals(SMALL / (ShmTransport.SHORT_HEADER + 8), written, "8-byte frames with the short header in a full ring");
+    }
+
+    /**
+     * A frame whose length is impossible (a broken or hostile writer) loses that peer once: the
+     * reader cannot know where the next frame starts, so it reads nothing more from that ring.
+     */
+    @Test
+    void aMalformedFrameLosesThePeerOnce() throws Exception {
+        MappedByteBuffer in0 = ShmTransport.createInbox(dir.resolve("m0"), 2, SMALL, 0);
+        MappedByteBuffer in1 = ShmTransport.createInbox(dir.resolve("m1"), 2, SMALL, 0);
+        int[] local = {0, 1};
+        ShmTransport reader = new ShmTransport(1, 2, local, new long[] {0, 0}, SMALL, in1,
+                new MappedByteBuffer[] {in0, in1});
+        // Rank 0's ring in rank 1's inbox starts the inbox: a short-form header claiming -8 bytes.
+        int at = ShmTransport.RING_HEADER;
+        in1.putInt(at + 4, -8);
+        in1.putInt(at + 8, 5);
+        in1.putInt(at + 12, 0);
+        in1.putInt(at, 0x8000_0000 | 1);  // the mark last, as a writer publishes
+        java.util.List<String> lost = new java.util.ArrayList<>();
+        FrameSink sink = new Sink() {
+            @Override
+            public void onPeerLost(int peer, String why) {
+                lost.add(peer + ": " + why);
+            }
+        };
+        assertTrue(reader.hasInput());
+        assertEquals(0, reader.poll(sink), "a malformed frame is not delivered");
+        assertEquals(1, lost.size(), "the peer is lost once: " + lost);
+        assertTrue(lost.get(0).startsWith("0: ") && lost.get(0).contains("-8 bytes"), lost.get(0));
+        assertEquals(0, reader.poll(sink));
+        assertFalse(reader.hasInput(), "nothing more is read from that ring");
+        assertEquals(1, lost.size());
     }
 
     @Test
