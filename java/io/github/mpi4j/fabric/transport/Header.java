@@ -36,13 +36,7 @@ public final class Header {
 
     public void write(ByteBuffer buf, int at) {
         buf.putInt(at, kind);
-        buf.putInt(at + 4, ctx);
-        buf.putInt(at + 8, src);
-        buf.putInt(at + 12, tag);
-        buf.putInt(at + 16, payloadLen);
-        buf.putInt(at + 20, flags);
-        buf.putLong(at + 24, a);
-        buf.putLong(at + 32, b);
+        writeAfterKind(buf, at);
     }
 
     /** {@link #write} but for {@link #kind}, the first int, which a shared-memory ring stores last. */
