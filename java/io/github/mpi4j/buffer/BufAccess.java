@@ -63,35 +63,32 @@ public final class BufAccess {
      * at {@code at}, when both read longs in one byte order; false (nothing copied) otherwise.
      */
     private static boolean smallGet(Object base, int from, ByteBuffer dst, int at, int n) {
+        if (!(base instanceof byte[])) return smallCopy((ByteBuffer) base, from, dst, at, n);
         if (dst.order() != NATIVE) return false;
+        byte[] a = (byte[]) base;
         int i = 0;
-        if (base instanceof byte[]) {
-            byte[] a = (byte[]) base;
-            for (; i + 8 <= n; i += 8) dst.putLong(at + i, (long) LONGS.get(a, from + i));
-            for (; i < n; i++) dst.put(at + i, a[from + i]);
-            return true;
-        }
-        ByteBuffer b = (ByteBuffer) base;
-        if (b.order() != NATIVE) return false;
-        for (; i + 8 <= n; i += 8) dst.putLong(at + i, b.getLong(from + i));
-        for (; i < n; i++) dst.put(at + i, b.get(from + i));
+        for (; i + 8 <= n; i += 8) dst.putLong(at + i, (long) LONGS.get(a, from + i));
+        for (; i < n; i++) dst.put(at + i, a[from + i]);
         return true;
     }
 
     /** The reverse of {@link #smallGet}: {@code n} bytes of {@code src} from {@code at} into a byte array or buffer. */
     private static boolean smallPut(ByteBuffer src, int at, Object base, int from, int n) {
+        if (!(base instanceof byte[])) return smallCopy(src, at, (ByteBuffer) base, from, n);
         if (src.order() != NATIVE) return false;
+        byte[] a = (byte[]) base;
         int i = 0;
-        if (base instanceof byte[]) {
-            byte[] a = (byte[]) base;
-            for (; i + 8 <= n; i += 8) LONGS.set(a, from + i, src.getLong(at + i));
-            for (; i < n; i++) a[from + i] = src.get(at + i);
-            return true;
-        }
-        ByteBuffer b = (ByteBuffer) base;
-        if (b.order() != NATIVE) return false;
-        for (; i + 8 <= n; i += 8) b.putLong(from + i, src.getLong(at + i));
-        for (; i < n; i++) b.put(from + i, src.get(at + i));
+        for (; i + 8 <= n; i += 8) LONGS.set(a, from + i, src.getLong(at + i));
+        for (; i < n; i++) a[from + i] = src.get(at + i);
+        return true;
+    }
+
+    /** {@code n} bytes between two byte buffers, when both are in native order; false (nothing copied) otherwise. */
+    private static boolean smallCopy(ByteBuffer src, int from, ByteBuffer dst, int at, int n) {
+        if (src.order() != NATIVE || dst.order() != NATIVE) return false;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) dst.putLong(at + i, src.getLong(from + i));
+        for (; i < n; i++) dst.put(at + i, src.get(from + i));
         return true;
     }
 
