@@ -130,15 +130,15 @@ public final class Prediction {
     static final double SLOT_COPY = 20e-9 / 1024;
 
     /**
-     * {@link ShmAllReduce}: per chunk of min(slot, p · 128 KiB) three barriers; per byte a copy
-     * into the slot, a copy of the parts out of the slots, the reduction of (p-1)/p of it and
-     * the copy out. (The first version priced the copies at beta, the cost of a message byte:
-     * 4.7 times the measured time, docs/scaling.md.)
+     * {@link ShmAllReduce}: per chunk of min(half a slot, p · 128 KiB) two barriers, and one at
+     * the end; per byte a copy into the slots, a copy of the parts out of the slots, the
+     * reduction of (p-1)/p of it and the copy out. (The first version priced the copies at
+     * beta, the cost of a message byte: 4.7 times the measured time, docs/scaling.md.)
      */
     double shmAllReduceTime(long bytes, int p) {
-        long chunk = Math.max(1, Math.min(slotBytes, p * 128L * 1024));
+        long chunk = Math.max(1, Math.min(slotBytes / 2, p * 128L * 1024));
         long chunks = (bytes + chunk - 1) / chunk;
-        return chunks * 3 * model.barrierTime(p) + bytes * (3 * SLOT_COPY + (p - 1.0) / p * model.gamma);
+        return (chunks * 2 + 1) * model.barrierTime(p) + bytes * (3 * SLOT_COPY + (p - 1.0) / p * model.gamma);
     }
 
     /** Bcast of {@code bytes} of doubles over p ranks. */

@@ -15,35 +15,43 @@ import java.util.concurrent.atomic.AtomicLong;
  * live on one node and each own a slot of S bytes that every member has mapped
  * ({@link SharedSlots}).
  *
- * <p>The vector is taken in chunks of c = floor(min(S, L * 128 KiB) / extent) items (the last
- * chunk may be shorter): a chunk of 128 KiB per member keeps what a member copies and reduces
- * in its caches between the steps, which measured faster than whole 4 MiB slots (16 MiB of
- * doubles on 2 cores: 1.8 ms instead of 2.6 ms at 2 ranks) with still few barriers per byte.
- * Each chunk of k items is cut into L nearly equal parts ({@link CollContext#chunks}: part i
- * has floor(k/L) or floor(k/L)+1 items, some empty when k &lt; L); member i owns part i.
- * For every chunk, at byte offset b = first item * extent of the user's buffers:
+ * <p>Each slot is used as two halves of H = floor(S/2) bytes (rounded down to a cache line),
+ * chunk i going to half i mod 2. The vector is taken in chunks of
+ * c = floor(min(H, L * 128 KiB) / extent) items (the last chunk may be shorter): a chunk of
+ * 128 KiB per member keeps what a member copies and reduces in its caches between the steps,
+ * which measured faster than whole 4 MiB slots (16 MiB of doubles on 2 cores: 1.8 ms instead
+ * of 2.6 ms at 2 ranks) with still few barriers per byte. Each chunk of k items is cut into L
+ * nearly equal parts ({@link CollContext#chunks}: part i has floor(k/L) or floor(k/L)+1 items,
+ * some empty when k &lt; L); member i owns part i. For every chunk, at byte offset
+ * b = first item * extent of the user's buffers, in the chunk's half of every slot:
  * <ol>
- *   <li>every member copies its k items (from b) into its slot, at slot offset 0;</li>
+ *   <li>every member copies the parts it does not own from its send buffer into its slot
+ *       (its own part it reduces straight from the send buffer, so it never writes it there);</li>
  *   <li>barrier: all slots hold the chunk;</li>
  *   <li>member i reduces part i: it copies that byte range of the next member's slot into a
  *       heap array and combines into it the same range of every other member's slot (a bulk
  *       copy into a second heap array and the array reduction, which the JIT vectorizes, for
- *       each) and its own items (straight from its array), then writes the result back over
- *       that range of its own slot — no one else reads that range of its slot at this
- *       point;</li>
+ *       each) and its own items (straight from its send buffer), then writes the result into
+ *       its result buffer and over that range of its own slot — no one else reads that range
+ *       of its slot at this point;</li>
  *   <li>barrier: every part is reduced, in its owner's slot;</li>
- *   <li>every member copies part j from member j's slot into its result buffer at b + the
- *       part's offset;</li>
- *   <li>barrier: nobody reads any slot any more, so the next chunk (or the next collective of
- *       any communicator: slots are per rank) may overwrite them.</li>
+ *   <li>every member copies part j from member j's slot into its result buffer, for every
+ *       j other than itself.</li>
  * </ol>
- * Each element is reduced by exactly one member, so all members get bit-identical results.
- * Each member writes the vector into shared memory once, reads about (L-1)/L of it from the
- * others' slots for the reduction and all of it from the slots for the result, and sends
- * only the 3 ceil(log2 L) empty barrier messages per chunk. The barriers go over the communicator's ordinary collective channel
- * with the collective's tag: consecutive barriers use the same peers in the same order, so
- * their messages cannot be confused, and the release/acquire of the shared-memory rings that
- * carry them orders the slot accesses.
+ * A member may start the next chunk while others still copy this one out (step 5): the next
+ * chunk writes the other half. It can only come back to this half after the next chunk's
+ * first barrier, which every member passes only once it has finished step 5 here. One barrier
+ * after the last chunk keeps the slots until everyone has read them (slots are per rank: the
+ * next collective of any communicator writes them).
+ *
+ * <p>Each element is reduced by exactly one member, so all members get bit-identical results.
+ * Each member writes (L-1)/L of the vector into shared memory and its own part's result, reads
+ * (L-1)/L of its part's inputs and (L-1)/L of the results from the others' slots, and sends only
+ * the 2 ceil(log2 L) empty barrier messages per chunk (3 before the halves: each chunk ended
+ * with a barrier). The barriers go over the communicator's ordinary collective channel with the
+ * collective's tag: consecutive barriers use the same peers in the same order, so their
+ * messages cannot be confused, and the release/acquire of the shared-memory rings that carry
+ * them orders the slot accesses.
  *
  * <p>Only for blocking collectives, and only when no rank runs two of them at once (not
  * under THREAD_MULTIPLE): the caller ensures both.
@@ -58,6 +66,12 @@ final class ShmAllReduce {
     /** Allreduces this process has run through the slots (tests check that they are used). */
     static final AtomicLong RUNS = new AtomicLong();
 
+    /** Bytes of each of a slot's two halves: half of it, down to a whole cache line where the slot allows. */
+    static int halfBytes(SharedSlots slots) {
+        int half = slots.bytes() / 2;
+        return half >= 64 ? half & ~63 : half;
+    }
+
     /** Whether the schedule handles {@code op} on {@code type} with slots of this size. */
     static boolean applies(SharedSlots slots, TypeDesc type, OpDesc op) {
         if (!op.commutative || op.code == OpCode.USER || op.code == OpCode.REPLACE || op.code == OpCode.NO_OP) {
@@ -65,7 +79,7 @@ final class ShmAllReduce {
         }
         Layout l = type.layout;
         boolean plain = l == Layout.PRIMITIVE || l == Layout.PAIR || l == Layout.COMPLEX || l == Layout.VALUE_INT;
-        return type.isPredefined() && plain && type.extent > 0 && type.extent <= slots.bytes();
+        return type.isPredefined() && plain && type.extent > 0 && type.extent <= halfBytes(slots);
     }
 
     /**
@@ -77,43 +91,50 @@ final class ShmAllReduce {
         RUNS.incrementAndGet();
         int n = ch.size(), me = ch.rank();
         long ext = type.extent;
-        int perChunk = (int) (Math.min(slots.bytes(), n * PART_BYTES) / ext);
+        int half = halfBytes(slots);
+        int perChunk = (int) (Math.min(half, n * PART_BYTES) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
         Buf acc = slots.scratch(0, CollContext.tempKind(type), widest * ext);
         Buf peer = slots.scratch(1, CollContext.tempKind(type), widest * ext);
         ByteBuffer mine = slots.of(me);
-        for (long first = 0; first < count; first += perChunk) {
+        boolean srcReducible = src.isArray() && src.kind == acc.kind;
+        int chunk = 0;
+        for (long first = 0; first < count; first += perChunk, chunk++) {
             int items = (int) Math.min(perChunk, count - first);
             long base = first * ext;
+            int region = (chunk & 1) * half;
             long[] at = CollContext.chunks(items, n);
             int off = (int) (at[me] * ext);
             int part = (int) (at[me + 1] - at[me]);
             int len = (int) (part * ext);
 
-            BufAccess.get(src, base, mine, 0, (int) (items * ext));
+            if (off > 0) BufAccess.get(src, base, mine, region, off);
+            int after = (int) (items * ext) - off - len;
+            if (after > 0) BufAccess.get(src, base + off + len, mine, region + off + len, after);
             Barrier.run(ch, tag);
 
             if (part > 0) {
-                BufAccess.put(slots.of((me + 1) % n), off, acc, 0, len);
+                BufAccess.put(slots.of((me + 1) % n), region + off, acc, 0, len);
                 for (int k = 2; k < n; k++) {
-                    BufAccess.put(slots.of((me + k) % n), off, peer, 0, len);
+                    BufAccess.put(slots.of((me + k) % n), region + off, peer, 0, len);
                     Reductions.reduce(op, type, peer, 0, acc, 0, part);
                 }
-                if (src.isArray() && src.kind == acc.kind) {
+                if (srcReducible) {
                     Reductions.reduce(op, type, src, base + off, acc, 0, part);
                 } else {
-                    BufAccess.put(mine, off, peer, 0, len);
+                    BufAccess.copy(src, base + off, peer, 0, len);
                     Reductions.reduce(op, type, peer, 0, acc, 0, part);
                 }
-                BufAccess.get(acc, 0, mine, off, len);
+                BufAccess.get(acc, 0, mine, region + off, len);
+                BufAccess.copy(acc, 0, r, base + off, len);
             }
             Barrier.run(ch, tag);
 
             for (int j = 0; j < n; j++) {
                 int from = (int) (at[j] * ext), bytes = (int) ((at[j + 1] - at[j]) * ext);
-                if (bytes > 0) BufAccess.put(slots.of(j), from, r, base + from, bytes);
+                if (j != me && bytes > 0) BufAccess.put(slots.of(j), region + from, r, base + from, bytes);
             }
-            Barrier.run(ch, tag);
         }
+        Barrier.run(ch, tag);
     }
 }
