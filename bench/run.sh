@@ -58,7 +58,12 @@ cpu_pair=target/bench/cpu_pair
 case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
-jvm_opts=(-Xbatch -Xms1g -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
+# A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
+# is written again and again (pre-touched below, or after one pass of allocation), and not so
+# much cold pre-touched memory that the kernel's DAMON page-out scan (kdamond, which this VM
+# runs) works through it: with -Xms1g pre-touched it took one vCPU for 20-60 ms every ~0.5 s
+# and spoiled whole repetitions (docs/performance.md, "Seventeenth session").
+jvm_opts=(-Xbatch -Xms256m -Xmn64m -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
 
 if [ "$mode" = gpu-overhead ]; then
   nccl_c=target/bench/nccl_overhead_c
@@ -226,7 +231,7 @@ run_c() {   # np test
   mpirun -np "$1" --oversubscribe --bind-to none "${root[@]}" "${mca[@]}" "$osu_c" "$2" "$(limit "$2")"
 }
 # The steady-state tests touch the heap at start-up (-XX:+AlwaysPreTouch), as the C twin has
-# written its buffers before it times them: with -Xms1g a fresh heap page costs a page fault the
+# written its buffers before it times them: a fresh heap page costs a page fault the
 # first time it is written (microseconds in a VM), and a call that makes a few hundred bytes of
 # objects met one every few calls, for the whole run (docs/performance.md, "Ninth session").
 # The init test starts without it: the pre-touch would be part of what it measures.
