@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Prequest;
 import mpi.Request;
 
 /**
@@ -18,11 +19,14 @@ import mpi.Request;
  *       time per {@code iSend} is its own CPU time (the API, the engine, the copy into the ring),
  *       and the receiver finds every message waiting.</li>
  * </ul>
+ * With {@code persistent}, the 64 sends and receives are persistent requests made once
+ * ({@code sendInit}, {@code recvInit}) and posting is {@code Prequest.startAll}: the loop of a
+ * halo exchange, which allocates nothing per message.
  * Prints, per round after two of warm-up, on each rank: the time per message spent posting
- * ({@code iSend} or {@code iRecv}) and in {@code waitAll}, and the heap bytes the rank's thread
- * allocated per message; then the medians.
+ * ({@code iSend} or {@code iRecv}, or the starts) and in {@code waitAll}, and the heap bytes the
+ * rank's thread allocated per message; then the medians.
  * <pre>
- *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows]]]
+ *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent]]]]
  * </pre>
  */
 public final class RatePhases {
@@ -36,15 +40,24 @@ public final class RatePhases {
         long delay = args.length > 0 ? Long.parseLong(args[0]) : 40_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         int windows = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
+        boolean persistent = args.length > 3 && args[3].equals("persistent");
         Intracomm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
         if (comm.getSize() < 2) throw new IllegalStateException("RatePhases needs 2 ranks");
         byte[][] bufs = new byte[WINDOW][SIZE];
         Request[] reqs = new Request[WINDOW];
+        Prequest[] started = new Prequest[WINDOW];
+        if (persistent && rank <= 1) {
+            for (int k = 0; k < WINDOW; k++) {
+                started[k] = rank == 0 ? comm.sendInit(bufs[k], SIZE, MPI.BYTE, 1, 2)
+                        : comm.recvInit(bufs[k], SIZE, MPI.BYTE, 0, 2);
+            }
+            reqs = started;
+        }
         byte[] ack = new byte[1];
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        double[] post = new double[rounds], wait = new double[rounds];
+        double[] post = new double[rounds], wait = new double[rounds], alloc = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             long posting = 0, waiting = 0, bytes = 0;
             for (int i = 0; i < windows && rank <= 1; i++) {
@@ -57,9 +70,13 @@ public final class RatePhases {
                 }
                 long a = threads.getCurrentThreadAllocatedBytes();
                 long t0 = System.nanoTime();
-                for (int k = 0; k < WINDOW; k++) {
-                    reqs[k] = rank == 0 ? comm.iSend(bufs[k], SIZE, MPI.BYTE, 1, 2)
-                            : comm.iRecv(bufs[k], SIZE, MPI.BYTE, 0, 2);
+                if (persistent) {
+                    Prequest.startAll(started);
+                } else {
+                    for (int k = 0; k < WINDOW; k++) {
+                        reqs[k] = rank == 0 ? comm.iSend(bufs[k], SIZE, MPI.BYTE, 1, 2)
+                                : comm.iRecv(bufs[k], SIZE, MPI.BYTE, 0, 2);
+                    }
                 }
                 long t1 = System.nanoTime();
                 Request.waitAll(reqs);
@@ -71,17 +88,26 @@ public final class RatePhases {
             double n = (double) windows * WINDOW;
             post[round] = posting / n;
             wait[round] = waiting / n;
+            alloc[round] = bytes / n;
             if (round >= 2 && rank <= 1) {
                 System.out.println(String.format(Locale.ROOT, "rank %d round %d: %s %.1f ns/msg, waitAll %.1f ns/msg,"
-                        + " %.1f B/msg", rank, round, rank == 0 ? "iSend" : "iRecv", post[round], wait[round],
-                        bytes / n));
+                        + " %.1f B/msg", rank, round, verb(rank, persistent), post[round], wait[round], alloc[round]));
             }
         }
         if (rank <= 1 && rounds > 2) {
-            System.out.println(String.format(Locale.ROOT, "RESULT ratephases rank %d delay %d %s %.1f waitAll %.1f",
-                    rank, delay, rank == 0 ? "iSend" : "iRecv", median(post, 2), median(wait, 2)));
+            System.out.println(String.format(Locale.ROOT,
+                    "RESULT ratephases rank %d delay %d %s %.1f waitAll %.1f alloc %.1f", rank, delay,
+                    verb(rank, persistent), median(post, 2), median(wait, 2), median(alloc, 2)));
+        }
+        for (Prequest r : started) {
+            if (r != null) r.free();
         }
         MPI.Finalize();
+    }
+
+    private static String verb(int rank, boolean persistent) {
+        if (persistent) return rank == 0 ? "startSend" : "startRecv";
+        return rank == 0 ? "iSend" : "iRecv";
     }
 
     private static double median(double[] v, int from) {

@@ -97,6 +97,12 @@ final class Engine implements FrameSink {
          * A send that is complete already (written whole at the call, or a buffered send's
          * copy on its way), with the status a completed send reports.
          */
+        /**
+         * A send written whole at the call, shared by all of them: a send's status is the same
+         * for every send (FabricComm.fillStatus), and nothing changes a completed operation.
+         */
+        static final SendOp WRITTEN = completed(-1, 0, 0);
+
         static SendOp completed(int source, int tag, long len) {
             SendOp op = new SendOp(-1, null, 0, len, false);
             op.source = source;
@@ -448,6 +454,23 @@ final class Engine implements FrameSink {
         checkFailure();
         if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
         return post(new RecvOp(ctx, source, tag, buf, off, capacity));
+    }
+
+    /**
+     * {@link #irecv} with a receive made before, which must have completed normally (not
+     * cancelled, no error: then nothing in the engine refers to it any more). A persistent
+     * receive posts its one operation again at each start, and allocates nothing.
+     */
+    RecvOp irecvAgain(RecvOp op, int ctx, int source, int tag, Buf buf, long off, long capacity) {
+        checkFailure();
+        if (buf.isNative()) buf = BufAccess.forJava(buf);
+        op.reset(ctx, source, tag, buf, off, capacity);
+        return post(op);
+    }
+
+    /** Whether {@code op} may be posted again by {@link #irecvAgain}. */
+    static boolean reusable(RecvOp op) {
+        return op.done && !op.cancelled && op.error == null;
     }
 
     /**

@@ -383,31 +383,90 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendRequest sendInit(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        return new Persistent(() -> startSend(buf, count, type, dest, tag, mode));
+        return new PersistentSend(buf, count, type, dest, tag, mode);
     }
 
     @Override
     public BackendRequest recvInit(Buf buf, int count, TypeDesc type, int source, int tag) {
-        return new Persistent(() -> startRecv(buf, count, type, source, tag));
+        return new PersistentRecv(buf, count, type, source, tag);
     }
 
-    /** A persistent request: each start() begins a fresh operation with the saved arguments. */
-    private final class Persistent extends FabricRequest {
-        private final java.util.function.Supplier<Engine.Op> starter;
-
-        Persistent(java.util.function.Supplier<Engine.Op> starter) {
-            super(FabricComm.this, null, "persistent request");
-            this.starter = starter;
+    /** A persistent request: each start() begins the operation again with the saved arguments. */
+    private abstract class Persistent extends FabricRequest {
+        Persistent(String what) {
+            super(FabricComm.this, null, what);
         }
 
         @Override
         public boolean isPersistent() {
             return true;
         }
+    }
+
+    /**
+     * A persistent send. A start whose message is written whole at once (small, nothing queued
+     * before it) completes there with the shared {@link Engine.SendOp#WRITTEN}: a window of
+     * persistent sends allocates nothing.
+     */
+    private final class PersistentSend extends Persistent {
+        private final Buf buf;
+        private final int count;
+        private final TypeDesc type;
+        private final int dest;
+        private final int tag;
+        private final SendMode mode;
+        private final long len;
+
+        PersistentSend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
+            super("persistent send");
+            this.buf = buf;
+            this.count = count;
+            this.type = type;
+            this.dest = dest;
+            this.tag = tag;
+            this.mode = mode;
+            this.len = Buffers.spanBytes(count, type);
+        }
 
         @Override
         public void start() {
-            op = starter.get();
+            op = sentWhole(buf, len, dest, tag, mode) ? Engine.SendOp.WRITTEN
+                    : startSend(buf, count, type, dest, tag, mode);
+        }
+    }
+
+    /**
+     * A persistent receive. It keeps its receive operation and posts it again at each start
+     * once it completed normally (a cancelled or failed one is replaced): a window of persistent
+     * receives allocates nothing.
+     */
+    private final class PersistentRecv extends Persistent {
+        private final Buf buf;
+        private final int count;
+        private final TypeDesc type;
+        private final int source;
+        private final int tag;
+        private Engine.RecvOp last;
+
+        PersistentRecv(Buf buf, int count, TypeDesc type, int source, int tag) {
+            super("persistent receive");
+            this.buf = buf;
+            this.count = count;
+            this.type = type;
+            this.source = source;
+            this.tag = tag;
+        }
+
+        @Override
+        public void start() {
+            Engine.RecvOp r = last;
+            if (source == Mpi.PROC_NULL || r == null || !Engine.reusable(r)) {
+                op = startRecv(buf, count, type, source, tag);
+                last = op instanceof Engine.RecvOp && source != Mpi.PROC_NULL ? (Engine.RecvOp) op : null;
+                return;
+            }
+            int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
+            op = engine.irecvAgain(r, p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
         }
     }
 

@@ -282,12 +282,27 @@ public class P2pSuite {
         IntBuffer in = MPI.newIntBuffer(4);
         Prequest send = comm.sendInit(out, 4, MPI.INT, next(comm), 77);
         Prequest recv = comm.recvInit(in, 4, MPI.INT, prev(comm), 77);
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < 5; round++) {
+            if (round == 2) {
+                // A started receive cancelled before any message: the next start still receives
+                // (the fabric posts a fresh operation after a cancel, reuses it otherwise). The
+                // barriers keep every send of this round until all have cancelled.
+                comm.barrier();
+                recv.start();
+                recv.cancel();
+                Check.isTrue(recv.waitStatus().isCancelled(), "a cancelled persistent receive reports it");
+                comm.barrier();
+            }
             for (int i = 0; i < 4; i++) out[i] = comm.getRank() * 10 + round + i;
+            for (int i = 0; i < 4; i++) in.put(i, -1);
             recv.start();
             send.start();
-            Request.waitAll(new Request[] {recv, send});
+            Status[] got = Request.waitAllStatus(new Request[] {recv, send});
             for (int i = 0; i < 4; i++) Check.equal(prev(comm) * 10 + round + i, in.get(i), "round " + round);
+            Check.equal(prev(comm), got[0].getSource(), "round " + round + ": source");
+            Check.equal(77, got[0].getTag(), "round " + round + ": tag");
+            Check.equal(4, got[0].getCount(MPI.INT), "round " + round + ": count");
+            Check.isTrue(!got[0].isCancelled(), "round " + round + ": not cancelled");
             Check.isTrue(!recv.isNull(), "a persistent request stays allocated");
         }
         send.free();

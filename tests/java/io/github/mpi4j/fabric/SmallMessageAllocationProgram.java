@@ -15,7 +15,8 @@ import mpi.MPI;
  * <p>Then osu_mbw_mr's loop: rank 0 sends windows of 64 non-blocking messages from 64 different
  * arrays and waits for them all, rank 1 receives and checks them; prints
  * {@code WINDOW isend=<bytes per message>}, what rank 0's thread allocated per message for the
- * {@code iSend}s and the {@code waitAll} once warm.
+ * {@code iSend}s and the {@code waitAll} once warm. Then the same with persistent requests on
+ * both sides ({@link #persistentWindow}).
  */
 public final class SmallMessageAllocationProgram {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -33,6 +34,8 @@ public final class SmallMessageAllocationProgram {
         }
         window(comm, 500);  // warm-up
         window(comm, 500);
+        persistentWindow(comm, 500);  // warm-up
+        persistentWindow(comm, 500);
         MPI.Finalize();
     }
 
@@ -102,6 +105,65 @@ public final class SmallMessageAllocationProgram {
         if (rank == 0) {
             System.out.println(String.format(Locale.ROOT, "WINDOW isend=%.2f", bytes / (double) windows / w));
         }
+    }
+
+    /**
+     * The same windows with persistent requests: rank 0 starts 64 persistent sends and waits for
+     * them, rank 1 has its 64 persistent receives started before it lets rank 0 go on (so every
+     * message meets a posted receive, as in a halo exchange), waits, checks and starts them
+     * again. Each rank prints {@code PERSISTENT <rank> bytes=<per message>}: what its thread
+     * allocated per message for the starts and the waits once warm.
+     */
+    private static void persistentWindow(Intracomm comm, int windows) {
+        final int w = 64;
+        int rank = comm.getRank();
+        if (rank > 1) return;
+        int[][] bufs = new int[w][2];
+        mpi.Prequest[] reqs = new mpi.Prequest[w];
+        for (int k = 0; k < w; k++) {
+            reqs[k] = rank == 0 ? comm.sendInit(bufs[k], 2, MPI.INT, 1, 9) : comm.recvInit(bufs[k], 2, MPI.INT, 0, 9);
+        }
+        int[] ack = new int[1];
+        long bytes = 0;
+        if (rank == 1) {
+            mpi.Prequest.startAll(reqs);
+            comm.send(ack, 1, MPI.INT, 0, 10);
+        } else {
+            comm.recv(ack, 1, MPI.INT, 1, 10);
+        }
+        for (int i = 0; i < windows; i++) {
+            if (rank == 0) {
+                for (int k = 0; k < w; k++) {
+                    bufs[k][0] = i;
+                    bufs[k][1] = k;
+                }
+                long a = THREADS.getCurrentThreadAllocatedBytes();
+                mpi.Prequest.startAll(reqs);
+                mpi.Request.waitAll(reqs);
+                bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
+                comm.recv(ack, 1, MPI.INT, 1, 10);
+            } else {
+                long a = THREADS.getCurrentThreadAllocatedBytes();
+                mpi.Request.waitAll(reqs);
+                bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
+                for (int k = 0; k < w; k++) {
+                    if (bufs[k][0] != i || bufs[k][1] != k) {
+                        System.out.println("WRONG persistent window " + i + " message " + k + ": got " + bufs[k][0]
+                                + ", " + bufs[k][1]);
+                        System.out.flush();
+                        MPI.COMM_WORLD.abort(3);
+                    }
+                }
+                if (i + 1 < windows) {
+                    a = THREADS.getCurrentThreadAllocatedBytes();
+                    mpi.Prequest.startAll(reqs);
+                    bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
+                }
+                comm.send(ack, 1, MPI.INT, 0, 10);
+            }
+        }
+        for (mpi.Prequest r : reqs) r.free();
+        System.out.println(String.format(Locale.ROOT, "PERSISTENT %d bytes=%.2f", rank, bytes / (double) windows / w));
     }
 
     private static void put(boolean direct, int[] array, IntBuffer buffer, int i, int rank) {

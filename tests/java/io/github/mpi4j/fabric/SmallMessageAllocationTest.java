@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * Issue 12, item 1: a small blocking send over shared memory allocates nothing, and a blocking
  * receive allocates only the {@code Status} the API returns (48 bytes; the JIT drops it where
  * the caller ignores it and the call inlines), for arrays and direct buffers alike; a window of
- * non-blocking sends (osu_mbw_mr's loop) allocates only the requests the API returns. Two fabric processes on
+ * non-blocking sends (osu_mbw_mr's loop) allocates only the requests the API returns, and a window
+ * of persistent sends and receives allocates nothing on either side. Two fabric processes on
  * this node, checked message by message.
  */
 class SmallMessageAllocationTest {
@@ -57,5 +58,15 @@ class SmallMessageAllocationTest {
         assertTrue(isend != null, "no WINDOW line: " + r);
         assertTrue(Double.parseDouble(isend) <= ISEND_BYTES, "a window of non-blocking sends allocated " + isend
                 + " bytes per message, more than its Request: " + r);
+        // Persistent requests on both sides: nothing at all per message, on the sender and on
+        // the receiver (the last, warm, line of each rank).
+        for (int rank = 0; rank < 2; rank++) {
+            Matcher p = Pattern.compile("PERSISTENT " + rank + " bytes=([\\d.]+)").matcher(r.output);
+            String bytes = null;
+            while (p.find()) bytes = p.group(1);
+            assertTrue(bytes != null, "no PERSISTENT line of rank " + rank + ": " + r);
+            assertTrue(Double.parseDouble(bytes) < 1.0, "rank " + rank + ": a window of persistent requests allocated "
+                    + bytes + " bytes per message: " + r);
+        }
     }
 }
