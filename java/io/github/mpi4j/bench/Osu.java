@@ -46,7 +46,7 @@ public final class Osu {
         Intracomm comm = MPI.COMM_WORLD;
         String kind = direct ? "direct" : "array";
         long minBytes = test.equals("allreduce") ? 8 : 1;
-        warmUp(comm, test, direct, minBytes);
+        warmUp(comm, test, direct, minBytes, max);
         for (long size = minBytes; size <= max; size *= 2) {
             double value;
             switch (test) {
@@ -82,13 +82,13 @@ public final class Osu {
     }
 
     /**
-     * Runs the test on sizes from tiny to 2 MiB for about three seconds (per rank a core carries)
-     * so the JIT has compiled
+     * Runs the test on sizes from tiny to 2 MiB (collectives: to the largest timed size) for
+     * about three seconds (per rank a core carries) so the JIT has compiled
      * every path (C2) — eager and rendezvous protocols, every collective schedule — before
      * anything is timed (otherwise the first size past a protocol switch pays for compiling it),
      * then collects the warm-up's garbage and pauses briefly.
      */
-    private static void warmUp(Intracomm comm, String test, boolean direct, long minBytes) {
+    private static void warmUp(Intracomm comm, String test, boolean direct, long minBytes, long max) {
         // Three seconds per JVM a core must carry: with more ranks than cores, their JIT
         // compilers share the cores too and take longer to reach steady state.
         int perCore = Math.max(1, (comm.getSize() + Runtime.getRuntime().availableProcessors() - 1)
@@ -102,7 +102,13 @@ public final class Osu {
             // of times, and with a 64 KiB eager limit a sweep by eights met rendezvous only at 256
             // KiB and 2 MiB, too few times, so its compilation (which -Xbatch waits for) landed in
             // the timed 128 KiB size and doubled its latency (docs/performance.md, tenth session).
-            for (long size = minBytes; size <= (1 << 21); size *= 2) runOnce(comm, test, size, direct);
+            // Collectives to the largest timed size: the shared-memory allreduce runs its loop
+            // once per chunk, 64 times a call at 16 MiB and only 4-8 up to 2 MiB, so its C2
+            // compilation (40 ms, which -Xbatch waits for) otherwise came in the timed 16 MiB
+            // calls of some runs and doubled their average (docs/performance.md, seventeenth
+            // session).
+            long last = test.equals("allreduce") || test.equals("bcast") ? Math.max(max, 1 << 21) : 1 << 21;
+            for (long size = minBytes; size <= last; size *= 2) runOnce(comm, test, size, direct);
             // Every rank must agree on stopping, or the collectives would not match.
             int[] go = {System.nanoTime() < until ? 1 : 0};
             comm.bcast(go, 1, MPI.INT, 0);

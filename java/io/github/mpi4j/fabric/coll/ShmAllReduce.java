@@ -98,6 +98,7 @@ final class ShmAllReduce {
         Buf peer = slots.scratch(1, CollContext.tempKind(type), widest * ext);
         ByteBuffer mine = slots.of(me);
         boolean srcReducible = src.isArray() && src.kind == acc.kind;
+        boolean inResult = r.isArray() && r.kind == acc.kind && (srcReducible || src == r);
         int chunk = 0;
         for (long first = 0; first < count; first += perChunk, chunk++) {
             int items = (int) Math.min(perChunk, count - first);
@@ -113,7 +114,9 @@ final class ShmAllReduce {
             if (after > 0) BufAccess.get(src, base + off + len, mine, region + off + len, after);
             Barrier.run(ch, tag);
 
-            if (part > 0) {
+            if (part > 0 && inResult) {
+                reduceInResult(slots, src, r, base + off, region + off, len, part, type, op, peer, n, me);
+            } else if (part > 0) {
                 BufAccess.put(slots.of((me + 1) % n), region + off, acc, 0, len);
                 for (int k = 2; k < n; k++) {
                     BufAccess.put(slots.of((me + k) % n), region + off, peer, 0, len);
@@ -136,5 +139,27 @@ final class ShmAllReduce {
             }
         }
         Barrier.run(ch, tag);
+    }
+
+    /**
+     * Step 3 where the result buffer is an array the reduction works on: the part is combined in
+     * the result itself, then written to this member's slot. Three passes over the part, not the
+     * four of combining in a scratch array and copying it to both. Not in place, the next
+     * member's items are copied over the result's part first and this member's own are
+     * combined last (the op is commutative); in place, the result's part holds its own already.
+     */
+    private static void reduceInResult(SharedSlots slots, Buf src, Buf r, long at, int slotAt, int len, int part,
+                                       TypeDesc type, OpDesc op, Buf peer, int n, int me) {
+        int first = 1;
+        if (src != r) {
+            BufAccess.put(slots.of((me + 1) % n), slotAt, r, at, len);
+            first = 2;
+        }
+        for (int k = first; k < n; k++) {
+            BufAccess.put(slots.of((me + k) % n), slotAt, peer, 0, len);
+            Reductions.reduce(op, type, peer, 0, r, at, part);
+        }
+        if (src != r) Reductions.reduce(op, type, src, at, r, at, part);
+        BufAccess.get(r, at, slots.of(me), slotAt, len);
     }
 }
