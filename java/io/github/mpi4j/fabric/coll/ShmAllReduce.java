@@ -28,12 +28,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>every member copies the parts it does not own from its send buffer into its slot
  *       (its own part it reduces straight from the send buffer, so it never writes it there);</li>
  *   <li>barrier: all slots hold the chunk;</li>
- *   <li>member i reduces part i: it copies that byte range of the next member's slot into a
- *       heap array and combines into it the same range of every other member's slot (a bulk
- *       copy into a second heap array and the array reduction, which the JIT vectorizes, for
- *       each) and its own items (straight from its send buffer), then writes the result into
- *       its result buffer and over that range of its own slot — no one else reads that range
- *       of its slot at this point;</li>
+ *   <li>member i reduces part i, in its result buffer where that is an array or direct buffer
+ *       of the reduction's kind ({@link #reduceInResult}): the next member's range is copied
+ *       over the result's part, every other member's range (a bulk copy into a heap array
+ *       first) and its own items (straight from its send buffer) are combined into it, and the
+ *       part is copied over that range of its own slot — no one else reads that range of its
+ *       slot at this point. Other result buffers get the same through a heap array, then a
+ *       copy to both;</li>
  *   <li>barrier: every part is reduced, in its owner's slot;</li>
  *   <li>every member copies part j from member j's slot into its result buffer, for every
  *       j other than itself.</li>
@@ -98,7 +99,7 @@ final class ShmAllReduce {
         Buf peer = slots.scratch(1, CollContext.tempKind(type), widest * ext);
         ByteBuffer mine = slots.of(me);
         boolean srcReducible = src.isArray() && src.kind == acc.kind;
-        boolean inResult = r.isArray() && r.kind == acc.kind && (srcReducible || src == r);
+        boolean inResult = reducibleIn(r, acc) && (src == r || reducibleIn(src, acc));
         int chunk = 0;
         for (long first = 0; first < count; first += perChunk, chunk++) {
             int items = (int) Math.min(perChunk, count - first);
@@ -142,7 +143,16 @@ final class ShmAllReduce {
     }
 
     /**
-     * Step 3 where the result buffer is an array the reduction works on: the part is combined in
+     * Whether {@code b} holds items of the reduction's kind (that of the scratch {@code like}) in
+     * an array or a direct buffer: {@link Reductions} combines such operands in place, arrays in
+     * Java, direct memory in C.
+     */
+    private static boolean reducibleIn(Buf b, Buf like) {
+        return b.kind == like.kind && (b.isArray() || b.isDirect());
+    }
+
+    /**
+     * Step 3 where the result buffer is an array or direct buffer the reduction works on: the part is combined in
      * the result itself, then written to this member's slot. Three passes over the part, not the
      * four of combining in a scratch array and copying it to both. Not in place, the next
      * member's items are copied over the result's part first and this member's own are
