@@ -152,11 +152,12 @@ final class ShmAllReduce {
     }
 
     /**
-     * Step 3 where the result buffer is an array or direct buffer the reduction works on: the part is combined in
-     * the result itself, then written to this member's slot. Three passes over the part, not the
-     * four of combining in a scratch array and copying it to both. Not in place, the next
-     * member's items are copied over the result's part first and this member's own are
-     * combined last (the op is commutative); in place, the result's part holds its own already.
+     * Step 3 where the result buffer is an array or direct buffer the reduction works on: the
+     * part is combined in the result itself, then written to this member's slot. Three passes
+     * over the part, not the four of combining in a scratch array and copying it to both. Not
+     * in place, the next member's items are copied over the result's part first and this
+     * member's own are combined last (the op is commutative); in place, the result's part
+     * holds its own already.
      */
     private static void reduceInResult(SharedSlots slots, Buf src, Buf r, long at, int slotAt, int len, int part,
                                        TypeDesc type, OpDesc op, Buf peer, int n, int me) {
