@@ -79,10 +79,7 @@ public final class SmallMessageAllocationProgram {
         long bytes = 0;
         for (int i = 0; i < windows; i++) {
             if (rank == 0) {
-                for (int k = 0; k < w; k++) {
-                    bufs[k][0] = i;
-                    bufs[k][1] = k;
-                }
+                mark(bufs, i);
                 long a = THREADS.getCurrentThreadAllocatedBytes();
                 for (int k = 0; k < w; k++) reqs[k] = comm.iSend(bufs[k], 2, MPI.INT, 1, 7);
                 mpi.Request.waitAll(reqs);
@@ -91,14 +88,7 @@ public final class SmallMessageAllocationProgram {
             } else if (rank == 1) {
                 for (int k = 0; k < w; k++) reqs[k] = comm.iRecv(bufs[k], 2, MPI.INT, 0, 7);
                 mpi.Request.waitAll(reqs);
-                for (int k = 0; k < w; k++) {
-                    if (bufs[k][0] != i || bufs[k][1] != k) {
-                        System.out.println("WRONG window " + i + " message " + k + ": got " + bufs[k][0] + ", "
-                                + bufs[k][1]);
-                        System.out.flush();
-                        MPI.COMM_WORLD.abort(3);
-                    }
-                }
+                checkWindow(bufs, i, "window");
                 comm.send(ack, 1, MPI.INT, 0, 8);
             }
         }
@@ -133,10 +123,7 @@ public final class SmallMessageAllocationProgram {
         }
         for (int i = 0; i < windows; i++) {
             if (rank == 0) {
-                for (int k = 0; k < w; k++) {
-                    bufs[k][0] = i;
-                    bufs[k][1] = k;
-                }
+                mark(bufs, i);
                 long a = THREADS.getCurrentThreadAllocatedBytes();
                 mpi.Prequest.startAll(reqs);
                 mpi.Request.waitAll(reqs);
@@ -146,14 +133,7 @@ public final class SmallMessageAllocationProgram {
                 long a = THREADS.getCurrentThreadAllocatedBytes();
                 mpi.Request.waitAll(reqs);
                 bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
-                for (int k = 0; k < w; k++) {
-                    if (bufs[k][0] != i || bufs[k][1] != k) {
-                        System.out.println("WRONG persistent window " + i + " message " + k + ": got " + bufs[k][0]
-                                + ", " + bufs[k][1]);
-                        System.out.flush();
-                        MPI.COMM_WORLD.abort(3);
-                    }
-                }
+                checkWindow(bufs, i, "persistent window");
                 if (i + 1 < windows) {
                     a = THREADS.getCurrentThreadAllocatedBytes();
                     mpi.Prequest.startAll(reqs);
@@ -164,6 +144,25 @@ public final class SmallMessageAllocationProgram {
         }
         for (mpi.Prequest r : reqs) r.free();
         System.out.println(String.format(Locale.ROOT, "PERSISTENT %d bytes=%.2f", rank, bytes / (double) windows / w));
+    }
+
+    /** Message k of window i carries (i, k). */
+    private static void mark(int[][] bufs, int window) {
+        for (int k = 0; k < bufs.length; k++) {
+            bufs[k][0] = window;
+            bufs[k][1] = k;
+        }
+    }
+
+    private static void checkWindow(int[][] bufs, int window, String what) {
+        for (int k = 0; k < bufs.length; k++) {
+            if (bufs[k][0] != window || bufs[k][1] != k) {
+                System.out.println("WRONG " + what + " " + window + " message " + k + ": got " + bufs[k][0] + ", "
+                        + bufs[k][1]);
+                System.out.flush();
+                MPI.COMM_WORLD.abort(3);
+            }
+        }
     }
 
     private static void put(boolean direct, int[] array, IntBuffer buffer, int i, int rank) {
