@@ -94,15 +94,15 @@ final class Engine implements FrameSink {
         }
 
         /**
-         * A send that is complete already (written whole at the call, or a buffered send's
-         * copy on its way), with the status a completed send reports.
-         */
-        /**
          * A send written whole at the call, shared by all of them: a send's status is the same
          * for every send (FabricComm.fillStatus), and nothing changes a completed operation.
          */
         static final SendOp WRITTEN = completed(-1, 0, 0);
 
+        /**
+         * A send that is complete already (written whole at the call, or a buffered send's
+         * copy on its way), with the status a completed send reports.
+         */
         static SendOp completed(int source, int tag, long len) {
             SendOp op = new SendOp(-1, null, 0, len, false);
             op.source = source;
