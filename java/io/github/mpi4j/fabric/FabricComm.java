@@ -393,8 +393,22 @@ final class FabricComm implements BackendComm, CollChannel {
 
     /** A persistent request: each start() begins the operation again with the saved arguments. */
     private abstract class Persistent extends FabricRequest {
-        Persistent(String what) {
+        final Buf buf;
+        final int count;
+        final TypeDesc type;
+        /** The destination of a send, the source of a receive (ranks of this communicator). */
+        final int peer;
+        final int tag;
+        final long len;
+
+        Persistent(String what, Buf buf, int count, TypeDesc type, int peer, int tag) {
             super(FabricComm.this, null, what);
+            this.buf = buf;
+            this.count = count;
+            this.type = type;
+            this.peer = peer;
+            this.tag = tag;
+            this.len = Buffers.spanBytes(count, type);
         }
 
         @Override
@@ -409,29 +423,17 @@ final class FabricComm implements BackendComm, CollChannel {
      * persistent sends allocates nothing.
      */
     private final class PersistentSend extends Persistent {
-        private final Buf buf;
-        private final int count;
-        private final TypeDesc type;
-        private final int dest;
-        private final int tag;
         private final SendMode mode;
-        private final long len;
 
         PersistentSend(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-            super("persistent send");
-            this.buf = buf;
-            this.count = count;
-            this.type = type;
-            this.dest = dest;
-            this.tag = tag;
+            super("persistent send", buf, count, type, dest, tag);
             this.mode = mode;
-            this.len = Buffers.spanBytes(count, type);
         }
 
         @Override
         public void start() {
-            op = sentWhole(buf, len, dest, tag, mode) ? Engine.SendOp.WRITTEN
-                    : startSend(buf, count, type, dest, tag, mode);
+            op = sentWhole(buf, len, peer, tag, mode) ? Engine.SendOp.WRITTEN
+                    : startSend(buf, count, type, peer, tag, mode);
         }
     }
 
@@ -441,32 +443,22 @@ final class FabricComm implements BackendComm, CollChannel {
      * receives allocates nothing.
      */
     private final class PersistentRecv extends Persistent {
-        private final Buf buf;
-        private final int count;
-        private final TypeDesc type;
-        private final int source;
-        private final int tag;
         private Engine.RecvOp last;
 
         PersistentRecv(Buf buf, int count, TypeDesc type, int source, int tag) {
-            super("persistent receive");
-            this.buf = buf;
-            this.count = count;
-            this.type = type;
-            this.source = source;
-            this.tag = tag;
+            super("persistent receive", buf, count, type, source, tag);
         }
 
         @Override
         public void start() {
             Engine.RecvOp r = last;
-            if (source == Mpi.PROC_NULL || r == null || !Engine.reusable(r)) {
-                op = startRecv(buf, count, type, source, tag);
-                last = op instanceof Engine.RecvOp && source != Mpi.PROC_NULL ? (Engine.RecvOp) op : null;
+            if (peer == Mpi.PROC_NULL || r == null || !Engine.reusable(r)) {
+                op = startRecv(buf, count, type, peer, tag);
+                last = op instanceof Engine.RecvOp && peer != Mpi.PROC_NULL ? (Engine.RecvOp) op : null;
                 return;
             }
-            int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
-            op = engine.irecvAgain(r, p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
+            int src = peer == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[peer];
+            op = engine.irecvAgain(r, p2pCtx, src, tag, buf, 0, len);
         }
     }
 
