@@ -37,6 +37,12 @@
 #               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
 #               under LAUNCH="mpirun --bind-to none" (the MPI backend)
 #
+# PAGES=huge backs large buffers with transparent huge pages on both sides: the Java heap
+# (-XX:+UseTransparentHugePages) and malloc'ed memory of Java (direct buffers) and C alike
+# (GLIBC_TUNABLES=glibc.malloc.hugetlb=1). Needs THP "madvise" or "always"
+# (/sys/kernel/mm/transparent_hugepage/enabled). Open MPI's single-copy path (CMA) into a Java
+# heap array of 4 KiB pages is slow; see docs/performance.md, "Eighteenth session".
+#
 # Latency and bandwidth use ranks 0 and 1 only and run at np 2; allreduce and bcast run at
 # every np in NPS; the fabric modes also time MPI.Init at np 4. Bandwidth stops at BW_MAX (a
 # window is 64 buffers of that size per rank, as in OSU's osu_bw). Ranks are not bound to cores
@@ -57,13 +63,22 @@ tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
 case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
-out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
+out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode$([ "${PAGES:-4k}" = huge ] && echo -huge-pages)
 # A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
 # is written again and again (pre-touched below, or after one pass of allocation), and not so
 # much cold pre-touched memory that the kernel's DAMON page-out scan (kdamond, which this VM
 # runs) works through it: with -Xms1g pre-touched it took one vCPU for 20-60 ms every ~0.5 s
 # and spoiled whole repetitions (docs/performance.md, "Seventeenth session").
 jvm_opts=(-Xbatch -Xms256m -Xmn64m -Xmx2g -XX:MaxDirectMemorySize=2g -XX:+UseParallelGC -cp "$jar")
+pages=${PAGES:-4k}
+case "$pages" in
+  4k) ;;
+  huge) grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null \
+          && { echo "PAGES=huge: transparent huge pages are off on this machine"; exit 1; }
+        jvm_opts+=(-XX:+UseTransparentHugePages)
+        export GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ;;   # inherited by mpirun's and mpi4jrun's ranks
+  *) echo "unknown PAGES=$pages (4k, huge)"; exit 2 ;;
+esac
 
 if [ "$mode" = gpu-overhead ]; then
   nccl_c=target/bench/nccl_overhead_c
@@ -259,6 +274,7 @@ placement() {   # what
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"
+  echo "pages: $pages (Java and C)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
 for rep in $(seq 1 "$reps"); do

@@ -1,7 +1,8 @@
 /* Element-wise reductions over direct memory for Reductions (NativeReduce): SUM, PROD, MAX
- * and MIN of int, long, float and double, inout[i] = in[i] op inout[i]. Java reduces arrays
- * fastest itself; what it cannot do without copies is direct memory, which it reads and
- * writes an element at a time or copies into arrays block by block. Semantics are Java's:
+ * and MIN of int, long, float and double, inout[i] = in[i] op inout[i]. Java cannot reduce
+ * direct memory without copies (it reads and writes an element at a time or copies into arrays
+ * block by block), and C2 leaves its loop over two arrays at different offsets unvectorized,
+ * which costs on long runs (NativeReduce.ARRAYS_NATIVE_FROM). Semantics are Java's:
  * integers wrap (unsigned arithmetic here, as signed overflow is undefined in C), MAX/MIN keep
  * the inout value unless the in value is strictly greater/smaller. Part of libmpi4j_dl (no MPI
  * needed). An operand that is an array is pinned for the loop alone; Java has checked every

@@ -10,9 +10,10 @@ import java.nio.Buffer;
  * SUM, PROD, MAX and MIN of ints, longs, floats and doubles where an operand is a direct buffer
  * of this machine's byte order. Why: Java reads direct memory an element at a time (or copies
  * it into arrays block by block), while a collective over TCP keeps its data in direct memory
- * so that the socket reads and writes it without copies. An operand that is an array is pinned
- * for the loop alone. Where this does not apply (other kinds or ops, arrays on both sides,
- * overlapping operands, no library), {@link Reductions} reduces in Java.
+ * so that the socket reads and writes it without copies; and long runs of two arrays, whose
+ * Java loop C2 does not vectorize. An operand that is an array is pinned for the loop alone.
+ * Where this does not apply (other kinds or ops, short runs of two arrays, overlapping
+ * operands, no library), {@link Reductions} reduces in Java.
  */
 final class NativeReduce {
     private NativeReduce() {
@@ -20,6 +21,14 @@ final class NativeReduce {
 
     /** Fewer elements than this are not worth a JNI crossing. */
     static final int NATIVE_FROM = 1024;
+
+    /**
+     * Two arrays are reduced by the C loop from this many elements. C2 does not vectorize
+     * Java's loop when the two arrays' offsets differ (they could be one array), and on
+     * 16,384 doubles it took 5.0 µs against C's 4.0 (65,536: 24 against 17); on a few
+     * thousand the two were even (docs/performance.md, "Eighteenth session").
+     */
+    static final int ARRAYS_NATIVE_FROM = 16384;
 
     /**
      * Reduces {@code n} elements of kind {@code k} of {@code in} (from byte {@code inOff}) into
@@ -31,7 +40,7 @@ final class NativeReduce {
         int opCode = opCode(op), kind = kindCode(k);
         if (opCode < 0 || kind < 0 || in.kind != k || inout.kind != k) return false;
         boolean inArray = in.isArray(), inoutArray = inout.isArray();
-        if (inArray && inoutArray) return false; // Java's own loop is as fast
+        if (inArray && inoutArray && n < ARRAYS_NATIVE_FROM) return false;
         if (!inArray && !direct(in, false) || !inoutArray && !direct(inout, true)) return false;
         if (in.base == inout.base) return false; // overlapping operands: element order matters
         long inAt = (long) in.offset * k.bytes + inOff, inoutAt = (long) inout.offset * k.bytes + inoutOff;

@@ -45,14 +45,14 @@ public final class Reductions {
         int per = type.arrayElementsPerItem;
         BaseKind k = type.arrayKind;
         boolean inArray = in.isArray() && in.kind == k, inoutArray = inout.isArray() && inout.kind == k;
+        if (type.layout == Layout.PRIMITIVE
+                && NativeReduce.tryReduce(op.code, k, in, inOff, inout, inoutOff, count * per)) {
+            return; // by a C loop: direct memory, or a long run of two arrays
+        }
         if (inArray && inoutArray) {
             reduceArrays(op.code, type.layout, k, in.base, in.offset + (int) (inOff / k.bytes), inout.base,
                     inout.offset + (int) (inoutOff / k.bytes), count * per);
             return;
-        }
-        if (type.layout == Layout.PRIMITIVE
-                && NativeReduce.tryReduce(op.code, k, in, inOff, inout, inoutOff, count * per)) {
-            return; // direct memory, by a C loop
         }
         // A buffer operand (direct or typed memory, or an array of another kind) is reduced a
         // block at a time through this thread's two block arrays: the copies stay in cache and

@@ -25,8 +25,11 @@ class ReductionsTest {
     private static final OpDesc SUM = new OpDesc("MPI.SUM", OpCode.SUM, null, true);
     private static final OpDesc MAX = new OpDesc("MPI.MAX", OpCode.MAX, null, true);
     private static final OpDesc MINLOC = new OpDesc("MPI.MINLOC", OpCode.MINLOC, null, true);
-    /** More than three blocks of doubles and a remainder, and small counts. */
-    private static final int[] COUNTS = {1, 7, 4096, 13_001};
+    /**
+     * More than three blocks of doubles and a remainder, small counts, and a run of two arrays
+     * long enough for the C loop.
+     */
+    private static final int[] COUNTS = {1, 7, 4096, 13_001, NativeReduce.ARRAYS_NATIVE_FROM + 37};
 
     private static double inValue(int i) {
         return (i * 37 % 101) - 50.5;
@@ -114,13 +117,13 @@ class ReductionsTest {
     private static final OpDesc PROD = new OpDesc("MPI.PROD", OpCode.PROD, null, true);
 
     /**
-     * Direct memory goes through libmpi4j_dl's C loops: integers must wrap as in Java, and
-     * MAX/MIN must keep the inout value unless the in value is strictly greater/smaller (NaN
-     * and signed zeros included), whichever side is direct.
+     * Direct memory and long runs of two arrays go through libmpi4j_dl's C loops: integers must
+     * wrap as in Java, and MAX/MIN must keep the inout value unless the in value is strictly
+     * greater/smaller (NaN and signed zeros included), whichever side is direct.
      */
     @Test
-    void directMemoryKeepsJavasArithmetic() {
-        int n = 5000;
+    void theCLoopsKeepJavasArithmetic() {
+        int n = NativeReduce.ARRAYS_NATIVE_FROM + 5;
         int[] ia = new int[n], ib = new int[n];
         for (int i = 0; i < n; i++) {
             ia[i] = Integer.MAX_VALUE - i;
@@ -130,15 +133,16 @@ class ReductionsTest {
             int[] expected = new int[n];
             for (int i = 0; i < n; i++) expected[i] = op == SUM ? ia[i] + ib[i] : ia[i] * ib[i];
             for (boolean inDirect : new boolean[] {false, true}) {
-                IntBuffer out = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer().put(0, ib);
-                Buf in = inDirect
-                        ? new Buf(ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer().put(0, ia),
-                                BaseKind.INT, 0, n)
-                        : new Buf(ia.clone(), BaseKind.INT, 0, n);
-                Reductions.reduce(op, Predefined.T_INT, in, 0, new Buf(out, BaseKind.INT, 0, n), 0, n);
-                int[] got = new int[n];
-                out.get(0, got);
-                assertArrayEquals(expected, got, op.name + " int, in " + (inDirect ? "direct" : "array"));
+                for (boolean outDirect : new boolean[] {false, true}) {
+                    Buf in = inDirect ? directInts(ia) : new Buf(ia.clone(), BaseKind.INT, 0, n);
+                    Buf out = outDirect ? directInts(ib) : new Buf(ib.clone(), BaseKind.INT, 0, n);
+                    Reductions.reduce(op, Predefined.T_INT, in, 0, out, 0, n);
+                    int[] got = new int[n];
+                    if (outDirect) ((IntBuffer) out.base).get(0, got);
+                    else got = (int[]) out.base;
+                    assertArrayEquals(expected, got, op.name + " int, in " + (inDirect ? "direct" : "array")
+                            + ", inout " + (outDirect ? "direct" : "array"));
+                }
             }
         }
         double[] specials = {Double.NaN, 1.0, -0.0, 0.0, Double.NEGATIVE_INFINITY, 2.5};
@@ -153,15 +157,22 @@ class ReductionsTest {
                 if (op == MAX ? da[i] > db[i] : da[i] < db[i]) expected[i] = da[i];
             }
             for (Form fin : new Form[] {Form.ARRAY, Form.DIRECT}) {
-                Buf a = doubles(fin, da, 0), b = doubles(Form.DIRECT, db, 0);
-                Reductions.reduce(op, Predefined.T_DOUBLE, a, 0, b, 0, n);
-                double[] got = read(b, 0, n);
-                for (int i = 0; i < n; i++) {
-                    assertEquals(Double.doubleToRawLongBits(expected[i]), Double.doubleToRawLongBits(got[i]),
-                            op.name + " of " + da[i] + " into " + db[i] + " (in " + fin + ")");
+                for (Form fio : new Form[] {Form.ARRAY, Form.DIRECT}) {
+                    Buf a = doubles(fin, da, 0), b = doubles(fio, db, 0);
+                    Reductions.reduce(op, Predefined.T_DOUBLE, a, 0, b, 0, n);
+                    double[] got = read(b, 0, n);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(Double.doubleToRawLongBits(expected[i]), Double.doubleToRawLongBits(got[i]),
+                                op.name + " of " + da[i] + " into " + db[i] + " (in " + fin + ", inout " + fio + ")");
+                    }
                 }
             }
         }
+    }
+
+    private static Buf directInts(int[] values) {
+        IntBuffer b = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder()).asIntBuffer();
+        return new Buf(b.put(0, values), BaseKind.INT, 0, values.length);
     }
 
     /** MINLOC over (value, index) pairs in direct buffers, over several blocks and a remainder. */
