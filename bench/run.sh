@@ -63,7 +63,6 @@ tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
 case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
-out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode$([ "${PAGES:-4k}" = huge ] && echo -huge-pages)
 # A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
 # is written again and again (pre-touched below, or after one pass of allocation), and not so
 # much cold pre-touched memory that the kernel's DAMON page-out scan (kdamond, which this VM
@@ -79,6 +78,8 @@ case "$pages" in
         export GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ;;   # inherited by mpirun's and mpi4jrun's ranks
   *) echo "unknown PAGES=$pages (4k, huge)"; exit 2 ;;
 esac
+out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
+if [ "$pages" = huge ]; then out=$out-huge-pages; fi
 
 if [ "$mode" = gpu-overhead ]; then
   nccl_c=target/bench/nccl_overhead_c
