@@ -170,6 +170,27 @@ class ReductionsTest {
         }
     }
 
+    /** A reduction longer than one C call's piece goes in pieces that meet without gap or overlap. */
+    @Test
+    void longReductionsGoToCInPieces() {
+        int n = 2 * NativeReduce.PIECE + 5, pad = 3;
+        int[] a = new int[n + pad], b = new int[n + pad];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = i * 7 + 1;
+            b[i] = -i;
+        }
+        int[] expected = b.clone();
+        for (int i = 0; i < n; i++) expected[pad + i] += a[i];
+        for (boolean inoutDirect : new boolean[] {false, true}) {
+            Buf out = inoutDirect ? directInts(b) : new Buf(b.clone(), BaseKind.INT, 0, b.length);
+            Reductions.reduce(SUM, Predefined.T_INT, new Buf(a, BaseKind.INT, 0, a.length), 0, out, 4L * pad, n);
+            int[] got = new int[b.length];
+            if (inoutDirect) ((IntBuffer) out.base).get(0, got);
+            else got = (int[]) out.base;
+            assertArrayEquals(expected, got, "inout " + (inoutDirect ? "direct" : "array"));
+        }
+    }
+
     private static Buf directInts(int[] values) {
         IntBuffer b = ByteBuffer.allocateDirect(4 * values.length).order(ByteOrder.nativeOrder()).asIntBuffer();
         return new Buf(b.put(0, values), BaseKind.INT, 0, values.length);
