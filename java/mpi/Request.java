@@ -175,10 +175,12 @@ public class Request implements Freeable {
         if (impl != null && impl.isPersistent()) {
             active = false;
         } else {
+            BackendRequest done = impl;
             impl = null;
             active = false;
             keepAlive = null;
             completion = null;
+            if (done != null) done.released();  // nothing here reaches it any more
         }
     }
 

@@ -165,6 +165,12 @@ final class Engine implements FrameSink {
             return t;
         }
 
+        /** Drops a completed receive's references to the user's buffer while it waits to be reused. */
+        void forgetBuffer() {
+            buf = null;
+            if (target != null) target.buf = null;
+        }
+
         boolean matches(int src, int tg) {
             return (wantSource == Mpi.ANY_SOURCE || wantSource == src) && (wantTag == Mpi.ANY_TAG || wantTag == tg);
         }
@@ -304,13 +310,13 @@ final class Engine implements FrameSink {
     }
 
     /** Enters the engine; returns whether it took the lock (for {@link #leave}). */
-    private boolean enter() {
+    boolean enter() {
         if (alone()) return false;
         lock.lock();
         return true;
     }
 
-    private void leave(boolean locked) {
+    void leave(boolean locked) {
         if (locked) lock.unlock();
     }
 
@@ -513,7 +519,7 @@ final class Engine implements FrameSink {
             int src = op.source;
             status.set(src == Mpi.ANY_SOURCE ? src : rankOfWorld[src], op.tag, 0, op.cancelled, op.bytes);
         }
-        op.buf = null;  // keep no user buffer alive
+        op.forgetBuffer();  // keep no user buffer alive
         SPARE.setRelease(this, op);  // (a release store: no full fence on the hot path)
     }
 

@@ -333,7 +333,45 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public BackendRequest irecv(Buf buf, int count, TypeDesc type, int source, int tag) {
-        return new FabricRequest(this, startRecv(buf, count, type, source, tag), "irecv");
+        if (source == Mpi.PROC_NULL) return new FabricRequest(this, procNull(), "irecv");
+        FabricRequest spare = takeSpareRecv();
+        if (spare == null) return new FabricRequest(this, startRecv(buf, count, type, source, tag), "irecv", true);
+        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
+        spare.op = engine.irecvAgain((Engine.RecvOp) spare.op, p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
+        return spare;
+    }
+
+    /**
+     * Receive requests whose completion the API reported and let go of
+     * ({@link FabricRequest#released}), each with its completed operation: {@link #irecv} posts
+     * them again, so a window of receives allocates only the API's own {@code Request} objects.
+     * Taken and given back inside the engine (under its lock when threads share it).
+     */
+    private final FabricRequest[] spareRecvs = new FabricRequest[SPARE_RECVS];
+    private int spareRecvCount;
+    /** Enough for a window of OSU's osu_mbw_mr (64) several times over; more are left to the GC. */
+    static final int SPARE_RECVS = 256;
+
+    private FabricRequest takeSpareRecv() {
+        boolean locked = engine.enter();
+        try {
+            if (spareRecvCount == 0) return null;
+            FabricRequest r = spareRecvs[--spareRecvCount];
+            spareRecvs[spareRecvCount] = null;
+            return r;
+        } finally {
+            engine.leave(locked);
+        }
+    }
+
+    void giveBackRecv(FabricRequest r) {
+        ((Engine.RecvOp) r.op).forgetBuffer();
+        boolean locked = engine.enter();
+        try {
+            if (spareRecvCount < SPARE_RECVS) spareRecvs[spareRecvCount++] = r;
+        } finally {
+            engine.leave(locked);
+        }
     }
 
     @Override

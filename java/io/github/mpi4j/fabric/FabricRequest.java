@@ -9,11 +9,18 @@ class FabricRequest implements BackendRequest {
     Engine.Op op;
     /** Other operations that must also finish (the send half of a sendRecv, a bsend copy...). */
     private final String what;
+    /** An {@code irecv}'s request, which {@link #released} gives back to its communicator for the next one. */
+    private final boolean reusable;
 
     FabricRequest(FabricComm comm, Engine.Op op, String what) {
+        this(comm, op, what, false);
+    }
+
+    FabricRequest(FabricComm comm, Engine.Op op, String what, boolean reusable) {
         this.comm = comm;
         this.op = op;
         this.what = what;
+        this.reusable = reusable;
     }
 
     @Override
@@ -44,5 +51,15 @@ class FabricRequest implements BackendRequest {
     @Override
     public void free() {
         // The operation goes on to completion; nothing to release.
+    }
+
+    /**
+     * A receive that completed normally (not cancelled, no error: nothing in the engine refers
+     * to its operation any more) goes back to its communicator with its operation, to be posted
+     * again by the next {@code irecv}.
+     */
+    @Override
+    public void released() {
+        if (reusable && op instanceof Engine.RecvOp && Engine.reusable((Engine.RecvOp) op)) comm.giveBackRecv(this);
     }
 }

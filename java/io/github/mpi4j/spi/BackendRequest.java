@@ -18,6 +18,14 @@ public interface BackendRequest {
     /** Releases the request; an operation still running goes on to completion. */
     void free();
 
+    /**
+     * The API has reported this request's completion and holds it no more: no method of it is
+     * called again, so the backend may reuse what it holds (a receive's operation, the request
+     * itself). Not called for persistent requests, nor after {@link #free()}.
+     */
+    default void released() {
+    }
+
     /** True for persistent requests (which {@link #start()} re-activates). */
     default boolean isPersistent() {
         return false;

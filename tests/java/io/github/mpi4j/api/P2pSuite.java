@@ -545,4 +545,93 @@ public class P2pSuite {
             Check.equal(7, in[0], "data");
         }
     }
+
+    /**
+     * The fabric posts a completed receive's backend request and operation again for a later
+     * iRecv once the API has reported the completion. Every way of completing a window (waitAll,
+     * single waits in reverse, test loops, waitAny, waitSome, getStatus then wait) must leave
+     * the next windows their own data and status, small messages and large (rendezvous) ones,
+     * with wildcard sources, after a cancelled receive and after a freed active one.
+     */
+    @RankTest
+    public void receiveRequestsAfterEveryKindOfCompletion(Intracomm comm) {
+        int from = prev(comm), to = next(comm), me = comm.getRank();
+        final int w = 5;
+        for (int round = 0; round < 18; round++) {
+            int n = round % 3 == 2 ? 1 << 16 : 1 + round;
+            int[][] in = new int[w][n];
+            Request[] r = new Request[w];
+            for (int k = 0; k < w; k++) {
+                r[k] = comm.iRecv(in[k], n, MPI.INT, k % 2 == 0 ? from : MPI.ANY_SOURCE, 300 + k);
+            }
+            if (round == 4) {  // a cancelled receive between windows: it is not reused
+                int[] never = new int[1];
+                Request c = comm.iRecv(never, 1, MPI.INT, from, 399);
+                c.cancel();
+                Check.isTrue(c.waitStatus().isCancelled(), "round 4: the extra receive reports its cancel");
+            }
+            Request[] s = new Request[w];
+            for (int k = w - 1; k >= 0; k--) s[k] = comm.iSend(fill(n, me * 100 + round * 5 + k), n, MPI.INT, to, 300 + k);
+            Status[] got = completeAll(r, round % 6);
+            for (int k = 0; k < w; k++) {
+                String what = "round " + round + " (completion " + round % 6 + "), receive " + k;
+                Check.arrays(fill(n, from * 100 + round * 5 + k), in[k], what);
+                Check.equal(from, got[k].getSource(), what + ": source");
+                Check.equal(300 + k, got[k].getTag(), what + ": tag");
+                Check.equal(n, got[k].getCount(MPI.INT), what + ": count");
+                Check.isTrue(r[k].isNull(), what + ": inactive after completion");
+            }
+            Request.waitAll(s);
+            if (round == 7) {  // a receive freed while active: it takes its own message, no later one
+                Request f = comm.iRecv(new int[3], 3, MPI.INT, from, 398);
+                f.free();
+                Check.isTrue(f.isNull(), "a freed receive is inactive");
+                comm.send(fill(3, me), 3, MPI.INT, to, 398);
+            }
+        }
+    }
+
+    /** Completes every request of {@code r} in one of six ways; the statuses by index. */
+    private static Status[] completeAll(Request[] r, int way) {
+        Status[] got = new Status[r.length];
+        switch (way) {
+            case 0:
+                return Request.waitAllStatus(r);
+            case 1:
+                for (int k = r.length - 1; k >= 0; k--) got[k] = r[k].waitStatus();
+                return got;
+            case 2:
+                for (int left = r.length; left > 0; ) {
+                    for (int k = 0; k < r.length; k++) {
+                        if (got[k] != null) continue;
+                        Status t = r[k].testStatus();
+                        if (t != null) {
+                            got[k] = t;
+                            left--;
+                        }
+                    }
+                }
+                return got;
+            case 3:
+                for (int k = 0; k < r.length; k++) {
+                    Status t = Request.waitAnyStatus(r);
+                    got[t.getIndex()] = t;
+                }
+                return got;
+            case 4:
+                for (int left = r.length; left > 0; ) {
+                    for (Status t : Request.waitSomeStatus(r)) {
+                        got[t.getIndex()] = t;
+                        left--;
+                    }
+                }
+                return got;
+            default:
+                for (int k = 0; k < r.length; k++) {
+                    while (r[k].getStatus() == null) Thread.onSpinWait();
+                    got[k] = r[k].waitStatus();
+                }
+                return got;
+        }
+    }
 }

@@ -15,7 +15,8 @@ import mpi.MPI;
  * <p>Then osu_mbw_mr's loop: rank 0 sends windows of 64 non-blocking messages from 64 different
  * arrays and waits for them all, rank 1 receives and checks them; prints
  * {@code WINDOW isend=<bytes per message>}, what rank 0's thread allocated per message for the
- * {@code iSend}s and the {@code waitAll} once warm. Then the same with persistent requests on
+ * {@code iSend}s and the {@code waitAll} once warm, and rank 1 {@code WINDOW irecv=...}, the
+ * same for its {@code iRecv}s. Then the same with persistent requests on
  * both sides ({@link #persistentWindow}).
  */
 public final class SmallMessageAllocationProgram {
@@ -86,14 +87,17 @@ public final class SmallMessageAllocationProgram {
                 bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
                 comm.recv(ack, 1, MPI.INT, 1, 8);
             } else if (rank == 1) {
+                long a = THREADS.getCurrentThreadAllocatedBytes();
                 for (int k = 0; k < w; k++) reqs[k] = comm.iRecv(bufs[k], 2, MPI.INT, 0, 7);
                 mpi.Request.waitAll(reqs);
+                bytes += THREADS.getCurrentThreadAllocatedBytes() - a;
                 checkWindow(bufs, i, "window");
                 comm.send(ack, 1, MPI.INT, 0, 8);
             }
         }
-        if (rank == 0) {
-            System.out.println(String.format(Locale.ROOT, "WINDOW isend=%.2f", bytes / (double) windows / w));
+        if (rank < 2) {
+            System.out.println(String.format(Locale.ROOT, "WINDOW %s=%.2f", rank == 0 ? "isend" : "irecv",
+                    bytes / (double) windows / w));
         }
     }
 
