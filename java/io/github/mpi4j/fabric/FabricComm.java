@@ -289,8 +289,20 @@ final class FabricComm implements BackendComm, CollChannel {
 
     private Engine.Op startRecv(Buf buf, int count, TypeDesc type, int source, int tag) {
         if (source == Mpi.PROC_NULL) return procNull();
-        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
-        return engine.irecv(p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
+        return engine.irecv(p2pCtx, worldSource(source), tag, buf, 0, Buffers.spanBytes(count, type));
+    }
+
+    /**
+     * Posts {@code op}, a receive that completed normally, again for {@code len} bytes from
+     * {@code source} (not PROC_NULL): the persistent receive's restart and a reused iRecv.
+     */
+    private Engine.RecvOp restartRecv(Engine.RecvOp op, Buf buf, long len, int source, int tag) {
+        return engine.irecvAgain(op, p2pCtx, worldSource(source), tag, buf, 0, len);
+    }
+
+    /** The world rank that a receive from {@code source} (a rank here, or ANY_SOURCE) names. */
+    private int worldSource(int source) {
+        return source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
     }
 
     @Override
@@ -316,8 +328,8 @@ final class FabricComm implements BackendComm, CollChannel {
             fillStatus(procNull(), status);
             return;
         }
-        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
-        engine.recv(p2pCtx, src, tag, buf, Buffers.spanBytes(count, type), status, rankOfWorld, "recv");
+        engine.recv(p2pCtx, worldSource(source), tag, buf, Buffers.spanBytes(count, type), status, rankOfWorld,
+                "recv");
     }
 
     @Override
@@ -336,8 +348,7 @@ final class FabricComm implements BackendComm, CollChannel {
         if (source == Mpi.PROC_NULL) return new FabricRequest(this, procNull(), "irecv");
         FabricRequest spare = takeSpareRecv();
         if (spare == null) return new FabricRequest(this, startRecv(buf, count, type, source, tag), "irecv", true);
-        int src = source == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[source];
-        spare.op = engine.irecvAgain((Engine.RecvOp) spare.op, p2pCtx, src, tag, buf, 0, Buffers.spanBytes(count, type));
+        spare.op = restartRecv((Engine.RecvOp) spare.op, buf, Buffers.spanBytes(count, type), source, tag);
         return spare;
     }
 
@@ -495,8 +506,7 @@ final class FabricComm implements BackendComm, CollChannel {
                 last = op instanceof Engine.RecvOp && peer != Mpi.PROC_NULL ? (Engine.RecvOp) op : null;
                 return;
             }
-            int src = peer == Mpi.ANY_SOURCE ? Mpi.ANY_SOURCE : members[peer];
-            op = engine.irecvAgain(r, p2pCtx, src, tag, buf, 0, len);
+            op = restartRecv(r, buf, len, peer, tag);
         }
     }
 
