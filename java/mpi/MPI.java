@@ -2,6 +2,7 @@ package mpi;
 
 import io.github.mpi4j.runtime.BackendSelector;
 import io.github.mpi4j.runtime.Session;
+import io.github.mpi4j.runtime.WarmStart;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;
@@ -230,6 +231,7 @@ public final class MPI {
     public static String[] Init(String[] args) {
         initImpl("MPI.Init", THREAD_SINGLE);
         fillInfoEnv(args);
+        warmStartIfAsked();
         return args == null ? new String[0] : args.clone();
     }
 
@@ -241,6 +243,7 @@ public final class MPI {
         }
         int provided = initImpl("MPI.InitThread", required);
         fillInfoEnv(args);
+        warmStartIfAsked();
         return provided;
     }
 
@@ -255,6 +258,15 @@ public final class MPI {
         COMM_SELF.impl = backend.self();
         io.github.mpi4j.Mpi4j.chosen(backend);
         return backend.threadLevel();
+    }
+
+    /** MPI4J_WARMUP=1: the library's common paths run until compiled before Init returns (WarmStart). */
+    private static void warmStartIfAsked() {
+        if (!WarmStart.asked()) return;
+        WarmStart.Report report = WarmStart.run(COMM_WORLD);
+        if (io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
+            System.err.println("mpi4j: warm start: " + report);
+        }
     }
 
     /** Ends MPI. No MPI call is allowed afterwards. */

@@ -19,10 +19,14 @@ public final class Mpi4j {
     /** Called by MPI.Init. */
     public static void chosen(Backend backend) {
         current = backend;
-        boolean verbose = Boolean.getBoolean("mpi4j.verbose") || "1".equals(System.getenv("MPI4J_VERBOSE"));
-        if (verbose && backend.world().rank() == 0) {
+        if (verbose() && backend.world().rank() == 0) {
             System.err.println("mpi4j: backend " + backend.name() + " (" + backend.reason() + ")");
         }
+    }
+
+    /** Whether MPI4J_VERBOSE=1 (or -Dmpi4j.verbose=true) asks rank 0 to say what Init did. */
+    public static boolean verbose() {
+        return Boolean.getBoolean("mpi4j.verbose") || "1".equals(System.getenv("MPI4J_VERBOSE"));
     }
 
     /** "mpi" or "fabric"; null before MPI.Init. */

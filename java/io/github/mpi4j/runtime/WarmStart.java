@@ -1,0 +1,218 @@
+package io.github.mpi4j.runtime;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * An optional warm start ({@code MPI4J_WARMUP=1} or {@code -Dmpi4j.warmup=1}): before
+ * {@code MPI.Init} returns, the ranks run the library's common paths until the JIT has compiled
+ * them, so a program's first messages run at compiled speed.
+ *
+ * <p>Why: a fresh JVM runs the send and receive paths in the interpreter (30-50 µs a message
+ * against C's 0.4) and compiles them over the first second, on the cores the ranks spin on.
+ * JDK 17 has no ahead-of-time code cache, so the only way to have compiled code at the first
+ * message is to compile it before: here, inside Init. The cost is Init's time (about a second
+ * on two cores) and is paid once; it is off by default because short jobs and tests would pay
+ * it for nothing.
+ *
+ * <p>What runs, on two private duplicates of the world (so no message or sequence number the
+ * program sees is touched): ping-pongs between partner ranks (rank {@code r} with {@code r^1})
+ * of 0, 8 and 64 bytes from byte, int and double arrays and direct buffers, blocking and
+ * non-blocking, on both duplicates and on fresh buffers now and then, one side late now and
+ * then (so the waits' yield and park branches are in the profile); then barriers, broadcasts
+ * and sum allreduces of doubles from one element to 1 MiB, arrays and direct buffers. The
+ * variety matters: C2 compiles a branch that its profile never saw taken as a trap, and taking
+ * it later throws the compiled send path away (measured: a warm-up with one buffer and one
+ * communicator left the program's first round at 16-28 µs a message, this one at about 1).
+ * Then each rank waits until its compiler has finished nothing new for {@link #SETTLED_MS} ms
+ * (at most {@link #SETTLE_LIMIT_MS} ms), and the ranks meet in a barrier.
+ */
+public final class WarmStart {
+    private WarmStart() {
+    }
+
+    static final String ENV = "MPI4J_WARMUP";
+    static final String PROPERTY = "mpi4j.warmup";
+    /** Round trips between partners; about 0.5 s of an interpreted-then-compiled path on two cores. */
+    static final int ROUND_TRIPS = 20_000;
+    /** Collective calls (each kind in turn). */
+    static final int COLLECTIVES = 240;
+    /** Largest allreduce, in doubles (1 MiB): long enough for the copy and reduction loops to compile. */
+    static final int LARGE = 1 << 17;
+    static final long SETTLED_MS = 150;
+    static final long SETTLE_LIMIT_MS = 3000;
+
+    /** What one warm start did (for MPI4J_VERBOSE and the tests). */
+    public static final class Report {
+        public final int roundTrips;
+        public final int collectives;
+        public final long millis;
+        /** Whether the compiler went quiet before the limit (false also where the JVM cannot tell). */
+        public final boolean settled;
+
+        Report(int roundTrips, int collectives, long millis, boolean settled) {
+            this.roundTrips = roundTrips;
+            this.collectives = collectives;
+            this.millis = millis;
+            this.settled = settled;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%d round trips, %d collectives, %d ms, compiler %s", roundTrips,
+                    collectives, millis, settled ? "settled" : "not settled");
+        }
+    }
+
+    /** Whether the settings ask for a warm start (the system property wins over the environment). */
+    public static boolean asked() {
+        return asked(System.getProperty(PROPERTY), System.getenv());
+    }
+
+    static boolean asked(String property, Map<String, String> env) {
+        String name = property != null ? "-D" + PROPERTY : ENV;
+        String v = property != null ? property : env.get(ENV);
+        if (v == null || v.isBlank()) return false;
+        switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "1": case "true": case "on": case "yes":
+                return true;
+            case "0": case "false": case "off": case "no":
+                return false;
+            default:
+                System.err.println("mpi4j: ignoring " + name + "=" + v + " (1 or 0); no warm start");
+                return false;
+        }
+    }
+
+    /** Runs the warm start on {@code world}; every rank of it must call this (Init does). */
+    public static Report run(Intracomm world) {
+        long start = System.nanoTime();
+        int rank = world.getRank();
+        // Two duplicates of the world for the collectives, and of each pair of ranks (2k, 2k+1;
+        // the last rank of an odd world alone) for the ping-pongs, whose barriers are the pair's.
+        Intracomm pair = world.split(rank / 2, rank);
+        Intracomm[] all = {world.dup(), world.dup(), pair, pair.dup()};
+        try {
+            Intracomm[] everyone = {all[0], all[1]};
+            Intracomm[] partners = {all[2], all[3]};
+            // Collectives first: their large messages and buffer classes reach the point-to-point
+            // code too, and what runs last is what the compiled code fits best.
+            int collectives = collectives(everyone);
+            // Clears the buffer cache's weak references, so its "cleared" path is in the profile
+            // (a program's first GC would otherwise throw the compiled send path away).
+            System.gc();
+            int roundTrips = pingPongs(partners);
+            // And once more at the end: the program starts with an empty young generation (the
+            // warm-up's garbage would otherwise be collected in its first timed loop, 4-6 ms).
+            System.gc();
+            boolean settled = waitForCompiler();
+            everyone[0].barrier();
+            return new Report(roundTrips, collectives, (System.nanoTime() - start) / 1_000_000, settled);
+        } finally {
+            for (Intracomm c : all) c.free();
+        }
+    }
+
+    /** The kinds of small buffer a program sends from most: byte, double and int arrays and buffers. */
+    private static final int KINDS = 6;
+
+    private static Object freshBuffer(int kind) {
+        switch (kind) {
+            case 0: return new byte[64];
+            case 1: return MPI.newByteBuffer(64);
+            case 2: return new double[8];
+            case 3: return MPI.newDoubleBuffer(8);
+            case 4: return new int[16];
+            default: return MPI.newIntBuffer(16);
+        }
+    }
+
+    private static int elementBytes(int kind) {
+        return kind < 2 ? 1 : kind < 4 ? 8 : 4;
+    }
+
+    private static int pingPongs(Intracomm[] comms) {
+        if (comms[0].getSize() < 2) return 0;
+        int partner = 1 - comms[0].getRank();
+        boolean first = partner == 1;
+        Object[] buffers = new Object[2 * KINDS];
+        Request[] pair = new Request[2];
+        for (int k = 0; k < ROUND_TRIPS; k++) {
+            Intracomm c = comms[(k >> 4) & 1];
+            int slot = k % buffers.length;
+            int kind = slot % KINDS;
+            // A fresh buffer now and then: the path that meets a buffer for the first time.
+            if (buffers[slot] == null || (k & 63) == slot) buffers[slot] = freshBuffer(kind);
+            Object buf = buffers[slot];
+            Datatype type = kind < 2 ? MPI.BYTE : kind < 4 ? MPI.DOUBLE : MPI.INT;
+            int bytes = (k & 3) == 3 ? 64 : (k & 15) == 5 ? 0 : 8;
+            int count = bytes / elementBytes(kind);
+            // One side late now and then, so the waits spin long enough to yield and to park.
+            if ((k & 255) == 7 && first) LockSupport.parkNanos(200_000);
+            if ((k & 1023) == 9 && !first) LockSupport.parkNanos(1_000_000);
+            if ((k & 7) == 6) {
+                pair[0] = c.iRecv(buf, count, type, partner, 2);
+                pair[1] = c.iSend(buf, count, type, partner, 2);
+                Request.waitAll(pair);
+            } else if (first) {
+                c.send(buf, count, type, partner, 1);
+                c.recv(buf, count, type, partner, 1);
+            } else {
+                c.recv(buf, count, type, partner, 1);
+                c.send(buf, count, type, partner, 1);
+            }
+            if ((k & 127) == 11) c.barrier();
+        }
+        return ROUND_TRIPS;
+    }
+
+    private static int collectives(Intracomm[] comms) {
+        double[] sendArray = new double[LARGE];
+        double[] recvArray = new double[LARGE];
+        DoubleBuffer sendDirect = MPI.newDoubleBuffer(LARGE);
+        DoubleBuffer recvDirect = MPI.newDoubleBuffer(LARGE);
+        ByteBuffer small = MPI.newByteBuffer(64);
+        double[] one = new double[8];
+        for (int k = 0; k < COLLECTIVES; k++) {
+            Intracomm c = comms[k & 1];
+            switch (k % 6) {
+                case 0: c.barrier(); break;
+                case 1: c.bcast((k & 8) == 0 ? one : small, 8, (k & 8) == 0 ? MPI.DOUBLE : MPI.BYTE, 0); break;
+                case 2: c.allReduce(one, one.length, MPI.DOUBLE, MPI.SUM); break;
+                case 3: c.allReduce(sendArray, recvArray, 4096, MPI.DOUBLE, MPI.SUM); break;
+                case 4: c.allReduce(sendArray, recvArray, LARGE, MPI.DOUBLE, MPI.SUM); break;
+                default: c.allReduce(sendDirect, recvDirect, (k & 1) == 0 ? LARGE : 4096, MPI.DOUBLE, MPI.SUM);
+            }
+        }
+        return COLLECTIVES;
+    }
+
+    /** Waits until no compilation has finished for SETTLED_MS, or SETTLE_LIMIT_MS; whether it settled. */
+    static boolean waitForCompiler() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) return false;
+        long limit = System.nanoTime() + SETTLE_LIMIT_MS * 1_000_000;
+        long last = jit.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - limit < 0) {
+            LockSupport.parkNanos(10_000_000);
+            long now = jit.getTotalCompilationTime();
+            if (now != last) {
+                last = now;
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince >= SETTLED_MS * 1_000_000) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

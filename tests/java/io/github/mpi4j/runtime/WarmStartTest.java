@@ -1,0 +1,83 @@
+package io.github.mpi4j.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.mpi4j.testing.Jobs;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The optional warm start (issue 12, item 1b): how the setting is read, and real jobs that ask
+ * for it on the fabric (even and odd sizes: the odd rank has no partner) and on the MPI backend.
+ * The program checks the world after Init against values from rank and size; the warm start's
+ * own report (MPI4J_VERBOSE) says it ran its round trips and collectives.
+ */
+class WarmStartTest {
+    private static final String REPORT = "mpi4j: warm start: " + WarmStart.ROUND_TRIPS + " round trips, "
+            + WarmStart.COLLECTIVES + " collectives";
+
+    @Test
+    void settingIsOffUnlessAskedAndThePropertyWins() {
+        assertFalse(WarmStart.asked(null, Map.of()));
+        assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", " ")));
+        for (String yes : new String[] {"1", "true", "ON", " yes "}) {
+            assertTrue(WarmStart.asked(null, Map.of("MPI4J_WARMUP", yes)), yes);
+        }
+        for (String no : new String[] {"0", "false", "off", "No"}) {
+            assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", no)), no);
+        }
+        assertFalse(WarmStart.asked("0", Map.of("MPI4J_WARMUP", "1")), "-Dmpi4j.warmup=0 wins over the environment");
+        assertTrue(WarmStart.asked("1", Map.of("MPI4J_WARMUP", "0")), "-Dmpi4j.warmup=1 wins over the environment");
+        assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", "maybe")), "an unusable value means no warm start");
+    }
+
+    private static Jobs.Result job(List<String> cmd, String warmup) throws Exception {
+        Map<String, String> env = warmup == null ? Map.of("MPI4J_VERBOSE", "1")
+                : Map.of("MPI4J_VERBOSE", "1", "MPI4J_WARMUP", warmup);
+        Jobs.Result r = Jobs.run(cmd, env, 180);
+        assertFalse(r.timedOut, r.toString());
+        assertEquals(0, r.exitCode, r.toString());
+        int np = Integer.parseInt(cmd.get(cmd.indexOf("-np") + 1));
+        for (int rank = 0; rank < np; rank++) {
+            assertTrue(r.output.contains("WARMSTART OK " + rank + " " + np), "rank " + rank + " checked the world\n" + r);
+        }
+        return r;
+    }
+
+    private static List<String> program() {
+        return List.of("-cp", Jobs.classpath(), WarmStartProgram.class.getName());
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 3})
+    void fabricJobWarmsUpAndLeavesTheWorldAsItWas(int np) throws Exception {
+        Jobs.Result r = job(Jobs.mpi4jrun(np, List.of(), program()), "1");
+        assertTrue(r.output.contains(REPORT), "rank 0 reports the warm start\n" + r);
+    }
+
+    @Test
+    void noWarmStartUnlessAsked() throws Exception {
+        Jobs.Result r = job(Jobs.mpi4jrun(2, List.of(), program()), null);
+        assertFalse(r.output.contains("warm start"), r.toString());
+        Jobs.Result bad = job(Jobs.mpi4jrun(2, List.of(), program()), "maybe");
+        assertFalse(bad.output.contains(REPORT), bad.toString());
+        assertTrue(bad.output.contains("ignoring MPI4J_WARMUP=maybe"), bad.toString());
+    }
+
+    @Test
+    void mpiBackendJobWarmsUpToo() throws Exception {
+        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
+        List<String> cmd = new java.util.ArrayList<>(Jobs.mpirun(2, program()));
+        // Open MPI passes only the variables named with -x to its ranks.
+        int java = cmd.indexOf("--bind-to") + 2;
+        cmd.addAll(java, List.of("-x", "MPI4J_WARMUP", "-x", "MPI4J_VERBOSE"));
+        Jobs.Result r = job(cmd, "1");
+        assertTrue(r.output.contains(REPORT), "rank 0 reports the warm start\n" + r);
+    }
+}
