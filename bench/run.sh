@@ -7,7 +7,7 @@
 #   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
-#   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4"
+#   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4" WARM=1
 #   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=20 NPS="2 4"
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
@@ -28,7 +28,8 @@
 #               worst round trip / 2 per round), then CALLS successive allreduces of BYTES of
 #               doubles at every np in NPS (each call's time); ColdStart on the fabric
 #               (mpi4jrun) and the MPI backend (mpirun), arrays and direct buffers, and the C
-#               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets
+#               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets. Each Java
+#               job runs again with the optional warm start (MPI4J_WARMUP=1; WARM=0: not)
 #   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
 #               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
 #               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c;
@@ -163,6 +164,11 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   # overlap: OSU's busy computation, then a sleep of the same length (a free core for progress)
   computes=${COMPUTES:-busy idle}
   [ "$mode" = coldstart ] && computes=once
+  # coldstart runs every Java job twice: as it comes (impl fabric, mpi) and with the optional
+  # warm start in Init (MPI4J_WARMUP=1: impl fabric-warm, mpi-warm); WARM=0 leaves the latter out.
+  warms=0
+  [ "$mode" = coldstart ] && [ "${WARM:-1}" != 0 ] && warms="0 1"
+  suffix=("" "-warm")
   # coldstart: plain java -cp jar, nothing else (what a user's job starts with); overlap is a
   # steady-state measurement and uses the other modes' JVM options.
   cold_opts=(-cp "$jar")
@@ -182,10 +188,16 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
       echo "== rep $rep: ping-pong np=2" >&2
       "${mpirun_[@]}" -np 2 "$twin" lat "$rounds" "$per" | tagged c 2 "$rep"
       for kind in array direct; do
-        launch/mpi4jrun -np 2 "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per" \
-          | tagged fabric 2 "$rep"
-        "${mpirun_[@]}" -np 2 java "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per" \
-          | tagged mpi 2 "$rep"
+        for warm in $warms; do
+          MPI4J_WARMUP=$warm launch/mpi4jrun -np 2 "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" \
+            "$rounds" "$per" | tagged "fabric${suffix[$warm]}" 2 "$rep"
+        done
+      done
+      for kind in array direct; do
+        for warm in $warms; do
+          MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart \
+            lat "$kind" "$rounds" "$per" | tagged "mpi${suffix[$warm]}" 2 "$rep"
+        done
       done
     fi
     for np in $nps; do
@@ -201,8 +213,12 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
         for kind in array direct; do
           if [ "$mode" = coldstart ]; then args=(allreduce "$kind" "$calls" "$bytes")
           else args=("$kind" "$sizes" "$iters" "$compute"); fi
-          launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" | tagged fabric "$np" "$rep"
-          "${mpirun_[@]}" -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi "$np" "$rep"
+          for warm in $warms; do
+            MPI4J_WARMUP=$warm launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" \
+              | tagged "fabric${suffix[$warm]}" "$np" "$rep"
+            MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" \
+              | tagged "mpi${suffix[$warm]}" "$np" "$rep"
+          done
         done
       done
     done

@@ -14,7 +14,9 @@ import java.util.TreeMap;
 /**
  * Tables and charts of bench/run.sh coldstart: the raw lines
  * {@code impl=I np=N rep=R COLD lat kind round avgUs stallUs} and
- * {@code impl=I np=N rep=R COLD allreduce kind call ms bytes} of {@link ColdStart} and its C twin.
+ * {@code impl=I np=N rep=R COLD allreduce kind call ms bytes} of {@link ColdStart} and its C twin;
+ * impl {@code fabric-warm} and {@code mpi-warm} are the same jobs with {@code MPI4J_WARMUP=1}
+ * (the optional warm start, {@code io.github.mpi4j.runtime.WarmStart}).
  *
  * <p>Per round (or call), the median over repetitions (each a fresh job) of the average, and
  * the largest stall of any repetition. Targets of issue 12 item 1b, marked ✓/✗:
@@ -35,7 +37,9 @@ public final class ColdStartReport {
 
     /** Implementations in table and legend order, and their names. */
     private static final String[][] SERIES = {{"c c", "C"}, {"fabric array", "fabric, arrays"},
-        {"fabric direct", "fabric, direct"}, {"mpi array", "MPI backend, arrays"}, {"mpi direct", "MPI backend, direct"}};
+        {"fabric direct", "fabric, direct"}, {"mpi array", "MPI backend, arrays"}, {"mpi direct", "MPI backend, direct"},
+        {"fabric-warm array", "fabric, warm start, arrays"}, {"fabric-warm direct", "fabric, warm start, direct"},
+        {"mpi-warm array", "MPI backend, warm start, arrays"}, {"mpi-warm direct", "MPI backend, warm start, direct"}};
 
     static final double LAT_FACTOR = 2.0, STALL_LIMIT_US = 1000, ALLREDUCE_FACTOR = 1.5;
 

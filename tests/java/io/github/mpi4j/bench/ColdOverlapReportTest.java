@@ -47,6 +47,19 @@ class ColdOverlapReportTest {
     }
 
     @Test
+    void warmStartJobsAreTheirOwnColumnsAfterTheColdOnes() {
+        List<String> raw = List.of("impl=c np=2 rep=1 COLD lat c 1 0.5 10",
+                "impl=fabric-warm np=2 rep=1 COLD lat array 1 0.7 300",
+                "impl=fabric np=2 rep=1 COLD lat array 1 40.0 9000");
+        ColdStartReport r = ColdStartReport.parse(raw);
+        assertArrayEquals(new boolean[] {true, true}, r.latencyVerdict("2", "fabric-warm array"));
+        assertArrayEquals(new boolean[] {false, false}, r.latencyVerdict("2", "fabric array"));
+        String md = r.markdown(2);
+        assertTrue(md.contains("| round | C | fabric, arrays | fabric, warm start, arrays |"), md);
+        assertTrue(md.contains("| 1 | 0.500 / 10.0 | 40.000 / 9000.0 | 0.700 / 300.0 |"), md);
+    }
+
+    @Test
     void allreduceSteadyStateIsMedianOfLastHalfAndJudgedFromTheThirdCall() {
         List<String> raw = new ArrayList<>();
         double[] fabric = {90, 40, 14, 10, 11, 10, 9, 10};   // last half 11,10,9,10 -> 10; worst from call 3: 14/10
