@@ -87,6 +87,11 @@ public final class Buffers {
         return RecentBufs.of(buf, kind, offset, length - offset, writable);
     }
 
+    /** Forgets the descriptors kept for recently used buffers ({@link RecentBufs#forgetAll}). */
+    public static void forgetRecentBuffers() {
+        RecentBufs.forgetAll();
+    }
+
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */
     public static Buf resolveSend(String call, String arg, Object buf, int offset, int count, TypeDesc type) {
         if (buf == Mpi.IN_PLACE) return Buf.IN_PLACE;

@@ -3,6 +3,7 @@ package io.github.mpi4j.buffer;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import java.lang.ref.WeakReference;
+import java.util.List;
 
 /**
  * The {@link Buf}s made lately for sends and for receives, handed out again when a call names the
@@ -40,6 +41,19 @@ final class RecentBufs {
         slots[first + 1] = a;
         slots[first] = new WeakReference<>(b);
         return b;
+    }
+
+    /**
+     * Drops every cached descriptor the way a collection that freed their buffers would (the
+     * weak references cleared, the slots kept). The warm start takes this path so that the JIT
+     * has seen it before a program's first collection does.
+     */
+    static void forgetAll() {
+        for (WeakReference<Buf>[] slots : List.of(SENDS, RECEIVES)) {
+            for (WeakReference<Buf> r : slots) {
+                if (r != null) r.clear();
+            }
+        }
     }
 
     private static boolean matches(Buf b, Object base, BaseKind kind, int offset, int length) {

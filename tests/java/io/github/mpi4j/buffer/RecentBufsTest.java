@@ -50,6 +50,19 @@ class RecentBufsTest {
     }
 
     @Test
+    void forgettingAllGivesNewDescriptorsForTheSameMemory() {
+        byte[] a = new byte[16];
+        Buf send = RecentBufs.of(a, BaseKind.BYTE, 0, 16, false);
+        Buf receive = RecentBufs.of(a, BaseKind.BYTE, 0, 16, true);
+        Buffers.forgetRecentBuffers();
+        Buf sendAgain = RecentBufs.of(a, BaseKind.BYTE, 0, 16, false);
+        assertNotSame(send, sendAgain, "sends forgotten");
+        assertNotSame(receive, RecentBufs.of(a, BaseKind.BYTE, 0, 16, true), "receives forgotten");
+        // And the cache works again afterwards.
+        assertSame(sendAgain, RecentBufs.of(a, BaseKind.BYTE, 0, 16, false));
+    }
+
+    @Test
     void twoBuffersInOneSetBothStayAndAThirdEvictsTheOlder() {
         byte[][] x = threeInOneSet();
         Buf a = RecentBufs.of(x[0], BaseKind.BYTE, 0, 8, false);

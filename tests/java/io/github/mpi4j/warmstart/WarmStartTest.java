@@ -1,4 +1,4 @@
-package io.github.mpi4j.runtime;
+package io.github.mpi4j.warmstart;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.mpi4j.testing.Jobs;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,23 @@ class WarmStartTest {
         assertFalse(WarmStart.asked("0", Map.of("MPI4J_WARMUP", "1")), "-Dmpi4j.warmup=0 wins over the environment");
         assertTrue(WarmStart.asked("1", Map.of("MPI4J_WARMUP", "0")), "-Dmpi4j.warmup=1 wins over the environment");
         assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", "maybe")), "an unusable value means no warm start");
+    }
+
+    @Test
+    void theYoungGenerationIsCollectedWithoutAFullCollection() {
+        long before = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            before += gc.getCollectionCount();
+        }
+        long heap = Runtime.getRuntime().totalMemory();
+        assertTrue(WarmStart.collectYoungGeneration(), "a collection within " + WarmStart.YOUNG_LIMIT + " bytes");
+        long after = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            after += gc.getCollectionCount();
+        }
+        assertTrue(after > before, before + " -> " + after);
+        // System.gc() would have shrunk the heap (G1: a fresh JVM's 380 MB to 40 MB).
+        assertTrue(Runtime.getRuntime().totalMemory() >= heap / 2, heap + " -> " + Runtime.getRuntime().totalMemory());
     }
 
     private static Jobs.Result job(List<String> cmd, String warmup) throws Exception {
@@ -73,7 +93,7 @@ class WarmStartTest {
     @Test
     void mpiBackendJobWarmsUpToo() throws Exception {
         assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
-        List<String> cmd = new java.util.ArrayList<>(Jobs.mpirun(2, program()));
+        List<String> cmd = new ArrayList<>(Jobs.mpirun(2, program()));
         // Open MPI passes only the variables named with -x to its ranks.
         int java = cmd.indexOf("--bind-to") + 2;
         cmd.addAll(java, List.of("-x", "MPI4J_WARMUP", "-x", "MPI4J_VERBOSE"));

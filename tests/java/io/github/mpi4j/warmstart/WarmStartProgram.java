@@ -1,4 +1,4 @@
-package io.github.mpi4j.runtime;
+package io.github.mpi4j.warmstart;
 
 import mpi.Intracomm;
 import mpi.MPI;
