@@ -6,6 +6,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -20,26 +21,26 @@ import mpi.Request;
  * them, so a program's first messages run at compiled speed.
  *
  * <p>Why: a fresh JVM runs the send and receive paths in the interpreter (30-50 µs a message
- * against C's 0.4) and compiles them over the first second, on the cores the ranks spin on.
+ * against C's 0.45) and compiles them over the first second, on the cores the ranks spin on.
  * JDK 17 has no ahead-of-time code cache, so the only way to have compiled code at the first
- * message is to compile it before: here, inside Init. The cost is Init's time (about a second
- * on two cores) and is paid once; it is off by default because short jobs and tests would pay
- * it for nothing.
+ * message is to compile it before: here, inside Init. The cost is Init's time (1.3-1.8 s on two
+ * cores), paid once; it is off by default because short jobs and tests would pay it for nothing.
  *
- * <p>What runs, on two private duplicates of the world (so no message or sequence number the
- * program sees is touched): ping-pongs between partner ranks (rank {@code r} with {@code r^1})
- * of 0, 8 and 64 bytes from byte, int and double arrays and direct buffers, blocking and
- * non-blocking, on both duplicates and on fresh buffers now and then, one side late now and
- * then (so the waits' yield and park branches are in the profile); then barriers, broadcasts
- * and sum allreduces of doubles from one element to 1 MiB, arrays and direct buffers. The
- * variety matters: C2 compiles a branch that its profile never saw taken as a trap, and taking
- * it later throws the compiled send path away (measured: a warm-up with one buffer and one
- * communicator left the program's first round at 16-28 µs a message, this one at about 1).
- * For the same reason it empties the buffer cache now and then, as a collection would. At the
- * end it lets the young generation be collected once, so the program does not pay for the
- * warm-up's garbage.
- * Then each rank waits until its compiler has finished nothing new for {@link #SETTLED_MS} ms
- * (at most {@link #SETTLE_LIMIT_MS} ms), and the ranks meet in a barrier.
+ * <p>What runs, on private communicators (so no message or sequence number the program sees is
+ * touched): first barriers, broadcasts and sum allreduces of doubles from one element to 1 MiB,
+ * arrays and direct buffers, on two duplicates of the world; then ping-pongs between ranks 2k
+ * and 2k+1 (the last rank of an odd world has none) on two communicators of the pair: 0, 8 and
+ * 64 bytes from byte, int and double arrays and direct buffers, blocking and non-blocking, on
+ * fresh buffers now and then, with barriers between, one side late now and then (so the waits'
+ * yield and park branches are in the profile). The variety and the order matter: C2 compiles a
+ * branch that its profile never saw taken as a trap, and taking it later throws the compiled
+ * send path away (measured: a warm-up with one buffer and one communicator left the program's
+ * first round at 16-28 µs a message, this one at about 0.6); and what runs last is what the
+ * compiled code fits best. For the same reason it empties the buffer cache now and then, as a
+ * collection would. At the end it lets the young generation be collected once, so the program
+ * does not pay for the warm-up's garbage; then each rank waits until its compiler has finished
+ * nothing new for {@link #SETTLED_MS} ms (at most {@link #SETTLE_LIMIT_MS} ms), and the ranks
+ * meet in a barrier.
  */
 public final class WarmStart {
     private WarmStart() {
@@ -47,7 +48,7 @@ public final class WarmStart {
 
     static final String ENV = "MPI4J_WARMUP";
     static final String PROPERTY = "mpi4j.warmup";
-    /** Round trips between partners; about 0.5 s of an interpreted-then-compiled path on two cores. */
+    /** Round trips between partners: about 1 s on two cores, most of it before the path is compiled. */
     static final int ROUND_TRIPS = 20_000;
     /** Collective calls (each kind in turn). */
     static final int COLLECTIVES = 240;
@@ -61,20 +62,24 @@ public final class WarmStart {
         public final int roundTrips;
         public final int collectives;
         public final long millis;
+        /** Whether the collector ran during the final allocation (false: not within YOUNG_LIMIT bytes). */
+        public final boolean youngCollected;
         /** Whether the compiler went quiet before the limit (false also where the JVM cannot tell). */
         public final boolean settled;
 
-        Report(int roundTrips, int collectives, long millis, boolean settled) {
+        Report(int roundTrips, int collectives, long millis, boolean youngCollected, boolean settled) {
             this.roundTrips = roundTrips;
             this.collectives = collectives;
             this.millis = millis;
+            this.youngCollected = youngCollected;
             this.settled = settled;
         }
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%d round trips, %d collectives, %d ms, compiler %s", roundTrips,
-                    collectives, millis, settled ? "settled" : "not settled");
+            return String.format(Locale.ROOT, "%d round trips, %d collectives, %d ms, young generation %s, compiler %s",
+                    roundTrips, collectives, millis, youngCollected ? "collected" : "not collected",
+                    settled ? "settled" : "not settled");
         }
     }
 
@@ -115,10 +120,10 @@ public final class WarmStart {
             int roundTrips = pingPongs(partners);
             // The program starts with an empty young generation: the warm-up's garbage would
             // otherwise be collected in its first timed loop (4-6 ms measured).
-            collectYoungGeneration();
+            boolean young = collectYoungGeneration();
             boolean settled = waitForCompiler();
             everyone[0].barrier();
-            return new Report(roundTrips, collectives, (System.nanoTime() - start) / 1_000_000, settled);
+            return new Report(roundTrips, collectives, (System.nanoTime() - start) / 1_000_000, young, settled);
         } finally {
             for (Intracomm c : all) c.free();
         }
@@ -208,10 +213,11 @@ public final class WarmStart {
      * soon as a program allocates large arrays.
      */
     static boolean collectYoungGeneration() {
-        long before = collections();
+        List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        long before = collections(collectors);
         for (long bytes = 0; bytes < YOUNG_LIMIT; bytes += SCRAP.length) {
             SCRAP = new byte[64 << 10];
-            if (collections() != before) return true;
+            if (collections(collectors) != before) return true;
         }
         return false;
     }
@@ -220,9 +226,9 @@ public final class WarmStart {
     /** Where collectYoungGeneration's arrays go, so the JIT cannot drop the allocations. */
     static volatile byte[] SCRAP = new byte[64 << 10];
 
-    private static long collections() {
+    private static long collections(List<GarbageCollectorMXBean> collectors) {
         long n = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) n += Math.max(0, gc.getCollectionCount());
+        for (GarbageCollectorMXBean gc : collectors) n += Math.max(0, gc.getCollectionCount());
         return n;
     }
 

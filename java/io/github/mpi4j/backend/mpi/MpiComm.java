@@ -24,7 +24,11 @@ final class MpiComm implements BackendComm, CollectiveOps {
     private final boolean freeable;
     private final int rank;
     private final int size;
-    private int tagUb = -1;
+    /**
+     * MPI_TAG_UB, asked once when the communicator is made: a lazy first read was a branch the
+     * JIT's profile had not seen for a new communicator, and taking it recompiled every send.
+     */
+    private final int tagUb;
     /** Intercommunicators (issue 10): whether this is one, and the ranks collectives and p2p address. */
     private final boolean inter;
     private final int peers;
@@ -37,6 +41,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
         this.size = MpiNative.size0(handle);
         this.inter = MpiInterNative.isInter0(handle);
         this.peers = inter ? MpiInterNative.remoteSize0(handle) : size;
+        this.tagUb = MpiNative.tagUb0(handle);
     }
 
     /** For messages: MPI_COMM_WORLD, MPI_COMM_SELF or the size and this rank's place. */
@@ -111,9 +116,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     @Override
     public int tagUpperBound() {
-        int t = tagUb;
-        if (t < 0) tagUb = t = MpiNative.tagUb0(handle);
-        return t;
+        return tagUb;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.github.mpi4j.warmstart;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Status;
@@ -8,7 +10,8 @@ import mpi.Status;
  * Run by {@link WarmStartTest} as a real job (MPI4J_WARMUP set or not): after Init, the world
  * must be as a program expects it, whatever the warm start did. Checks a ring exchange, a sum
  * allreduce and a broadcast against values computed from rank and size, and that no message is
- * waiting on the world; prints {@code WARMSTART OK <rank> <size>} or exits 1.
+ * waiting on the world; prints {@code WARMSTART OK <rank> <size>} or exits 1, then how many
+ * full (old-generation) collections the JVM has made.
  */
 public final class WarmStartProgram {
     private WarmStartProgram() {
@@ -46,6 +49,12 @@ public final class WarmStartProgram {
             fail(rank, e.toString());
         }
         System.out.println("WARMSTART OK " + rank + " " + size);
+        // A full collection (System.gc()) would shrink the heap the program starts with.
+        long old = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().contains("Old") || gc.getName().contains("MarkSweep")) old += gc.getCollectionCount();
+        }
+        System.out.println("WARMSTART FULL COLLECTIONS " + rank + " " + old);
         MPI.Finalize();
     }
 
