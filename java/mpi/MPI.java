@@ -2,7 +2,6 @@ package mpi;
 
 import io.github.mpi4j.runtime.BackendSelector;
 import io.github.mpi4j.runtime.Session;
-import io.github.mpi4j.warmstart.WarmStart;
 import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.OpCode;

@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * {@code impl=I np=N rep=R COLD lat kind round avgUs stallUs} and
  * {@code impl=I np=N rep=R COLD allreduce kind call ms bytes} of {@link ColdStart} and its C twin;
  * impl {@code fabric-warm} and {@code mpi-warm} are the same jobs with {@code MPI4J_WARMUP=1}
- * (the optional warm start, {@code io.github.mpi4j.warmstart.WarmStart}).
+ * (the optional warm start, {@code mpi.WarmStart}).
  *
  * <p>Per round (or call), the median over repetitions (each a fresh job) of the average, and
  * the largest stall of any repetition. Targets of issue 12 item 1b, marked ✓/✗:

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
  * Layers point one way: the public API (package {@code mpi}) sits on top, and nothing below it
  * depends on it, except {@code mpi.MPIException}, the one exception every layer throws. Constants
  * the backends need come from {@code io.github.mpi4j.spi.Mpi}. Users of the API may use all of it:
- * the benchmark programs in {@code io.github.mpi4j.bench}, like the examples, and the optional
- * warm start in {@code io.github.mpi4j.warmstart} (a program run inside {@code MPI.Init}).
+ * the benchmark programs in {@code io.github.mpi4j.bench}, like the examples.
  *
  * <p>Three public GPU classes have signatures that issue 9 fixes in terms of {@code mpi}:
  * {@code nccl.NcclComm} ({@code create(mpi.Intracomm)}, collectives taking {@code mpi.Datatype}
@@ -44,7 +43,7 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
     /** Packages that are users of the public API, beside it (see the class comment). */
-    static final String[] API_USERS = {"io.github.mpi4j.bench", "io.github.mpi4j.warmstart"};
+    static final String[] API_USERS = {"io.github.mpi4j.bench"};
     /** The facades whose fixed public signatures name types of package mpi. */
     static final List<String> FACADES = List.of(
             "io.github.mpi4j.nccl.NcclComm",         // create(mpi.Intracomm), collectives on mpi.Datatype / mpi.Op

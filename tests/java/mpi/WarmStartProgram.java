@@ -1,10 +1,7 @@
-package io.github.mpi4j.warmstart;
+package mpi;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.Status;
 
 /**
  * Run by {@link WarmStartTest} as a real job (MPI4J_WARMUP set or not): after Init, the world

@@ -1,4 +1,4 @@
-package io.github.mpi4j.warmstart;
+package mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.github.mpi4j.warmstart;
+package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
 import java.lang.management.CompilationMXBean;
@@ -10,10 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
-import mpi.Datatype;
-import mpi.Intracomm;
-import mpi.MPI;
-import mpi.Request;
 
 /**
  * An optional warm start ({@code MPI4J_WARMUP=1} or {@code -Dmpi4j.warmup=1}): before
@@ -42,7 +38,7 @@ import mpi.Request;
  * nothing new for {@link #SETTLED_MS} ms (at most {@link #SETTLE_LIMIT_MS} ms), and the ranks
  * meet in a barrier.
  */
-public final class WarmStart {
+final class WarmStart {
     private WarmStart() {
     }
 
@@ -58,14 +54,14 @@ public final class WarmStart {
     static final long SETTLE_LIMIT_MS = 3000;
 
     /** What one warm start did (for MPI4J_VERBOSE and the tests). */
-    public static final class Report {
-        public final int roundTrips;
-        public final int collectives;
-        public final long millis;
+    static final class Report {
+        final int roundTrips;
+        final int collectives;
+        final long millis;
         /** Whether the collector ran during the final allocation (false: not within YOUNG_LIMIT bytes). */
-        public final boolean youngCollected;
+        final boolean youngCollected;
         /** Whether the compiler went quiet before the limit (false also where the JVM cannot tell). */
-        public final boolean settled;
+        final boolean settled;
 
         Report(int roundTrips, int collectives, long millis, boolean youngCollected, boolean settled) {
             this.roundTrips = roundTrips;
@@ -84,7 +80,7 @@ public final class WarmStart {
     }
 
     /** Whether the settings ask for a warm start (the system property wins over the environment). */
-    public static boolean asked() {
+    static boolean asked() {
         return asked(System.getProperty(PROPERTY), System.getenv());
     }
 
@@ -104,7 +100,7 @@ public final class WarmStart {
     }
 
     /** Runs the warm start on {@code world}; every rank of it must call this (Init does). */
-    public static Report run(Intracomm world) {
+    static Report run(Intracomm world) {
         long start = System.nanoTime();
         int rank = world.getRank();
         // Two duplicates of the world for the collectives, and of each pair of ranks (2k, 2k+1;
