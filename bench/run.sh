@@ -191,10 +191,6 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
         for warm in $warms; do
           MPI4J_WARMUP=$warm launch/mpi4jrun -np 2 "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" \
             "$rounds" "$per" | tagged "fabric${suffix[$warm]}" 2 "$rep"
-        done
-      done
-      for kind in array direct; do
-        for warm in $warms; do
           MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart \
             lat "$kind" "$rounds" "$per" | tagged "mpi${suffix[$warm]}" 2 "$rep"
         done

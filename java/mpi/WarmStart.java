@@ -56,16 +56,14 @@ final class WarmStart {
     /** What one warm start did (for MPI4J_VERBOSE and the tests). */
     static final class Report {
         final int roundTrips;
-        final int collectives;
         final long millis;
         /** Whether the collector ran during the final allocation (false: not within YOUNG_LIMIT bytes). */
         final boolean youngCollected;
         /** Whether the compiler went quiet before the limit (false also where the JVM cannot tell). */
         final boolean settled;
 
-        Report(int roundTrips, int collectives, long millis, boolean youngCollected, boolean settled) {
+        Report(int roundTrips, long millis, boolean youngCollected, boolean settled) {
             this.roundTrips = roundTrips;
-            this.collectives = collectives;
             this.millis = millis;
             this.youngCollected = youngCollected;
             this.settled = settled;
@@ -74,7 +72,7 @@ final class WarmStart {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%d round trips, %d collectives, %d ms, young generation %s, compiler %s",
-                    roundTrips, collectives, millis, youngCollected ? "collected" : "not collected",
+                    roundTrips, COLLECTIVES, millis, youngCollected ? "collected" : "not collected",
                     settled ? "settled" : "not settled");
         }
     }
@@ -112,14 +110,14 @@ final class WarmStart {
             Intracomm[] partners = {all[2], all[3]};
             // Collectives first: their large messages and buffer classes reach the point-to-point
             // code too, and what runs last is what the compiled code fits best.
-            int collectives = collectives(everyone);
+            collectives(everyone);
             int roundTrips = pingPongs(partners);
             // The program starts with an empty young generation: the warm-up's garbage would
             // otherwise be collected in its first timed loop (4-6 ms measured).
             boolean young = collectYoungGeneration();
             boolean settled = waitForCompiler();
             everyone[0].barrier();
-            return new Report(roundTrips, collectives, (System.nanoTime() - start) / 1_000_000, young, settled);
+            return new Report(roundTrips, (System.nanoTime() - start) / 1_000_000, young, settled);
         } finally {
             for (Intracomm c : all) c.free();
         }
@@ -181,7 +179,7 @@ final class WarmStart {
         return ROUND_TRIPS;
     }
 
-    private static int collectives(Intracomm[] comms) {
+    private static void collectives(Intracomm[] comms) {
         double[] sendArray = new double[LARGE];
         double[] recvArray = new double[LARGE];
         DoubleBuffer sendDirect = MPI.newDoubleBuffer(LARGE);
@@ -199,7 +197,6 @@ final class WarmStart {
                 default: c.allReduce(sendDirect, recvDirect, (k & 1) == 0 ? LARGE : 4096, MPI.DOUBLE, MPI.SUM);
             }
         }
-        return COLLECTIVES;
     }
 
     /**

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.mpi4j.testing.Jobs;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,11 +80,8 @@ class WarmStartTest {
     @Test
     void mpiBackendJobWarmsUpToo() throws Exception {
         assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
-        List<String> cmd = new ArrayList<>(Jobs.mpirun(2, program()));
-        // Open MPI passes only the variables named with -x to its ranks.
-        int java = cmd.indexOf("--bind-to") + 2;
-        cmd.addAll(java, List.of("-x", "MPI4J_WARMUP", "-x", "MPI4J_VERBOSE"));
-        Jobs.Result r = job(cmd, "1");
+        // Open MPI starts local ranks with mpirun's environment, MPI4J_WARMUP included.
+        Jobs.Result r = job(Jobs.mpirun(2, program()), "1");
         assertTrue(r.output.contains(REPORT), "rank 0 reports the warm start\n" + r);
     }
 }
