@@ -5,6 +5,7 @@ import static io.github.mpi4j.nccl.Expect.assertEquals;
 import static io.github.mpi4j.nccl.Expect.assertThrows;
 import static io.github.mpi4j.nccl.Expect.assertTrue;
 
+import io.github.mpi4j.cuda.Cuda;
 import io.github.mpi4j.cuda.DeviceBuffer;
 import io.github.mpi4j.testing.RankTest;
 import java.util.function.Consumer;
@@ -50,7 +51,10 @@ public class HierarchicalSuite {
                 assertEquals(c.getRank(), h.getRank(), "rank");
                 assertEquals(c.getSize(), h.getSize(), "size");
                 String local = launcherLocalRank();
-                if (local != null) assertEquals(Integer.parseInt(local), h.getDevice(), "device = the launcher's local rank");
+                if (local != null) {
+                    assertEquals(Integer.parseInt(local) % Cuda.deviceCount(), h.getDevice(),
+                            "device = the launcher's local rank modulo the GPUs");
+                }
                 Intracomm node = c.splitType(Comm.TYPE_SHARED, c.getRank(), MPI.INFO_NULL);
                 assertEquals(node.getRank(), h.getLocalRank(), "local rank");
                 assertEquals(node.getSize(), h.getLocalSize(), "local size");

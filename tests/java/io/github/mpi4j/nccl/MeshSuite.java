@@ -5,6 +5,7 @@ import static io.github.mpi4j.nccl.Expect.assertEquals;
 import static io.github.mpi4j.nccl.Expect.assertThrows;
 import static io.github.mpi4j.nccl.Expect.assertTrue;
 
+import io.github.mpi4j.cuda.Cuda;
 import io.github.mpi4j.cuda.DeviceBuffer;
 import io.github.mpi4j.testing.RankTest;
 import mpi.Intracomm;
@@ -44,9 +45,10 @@ public class MeshSuite {
             int[] tpMembers = new int[2];
             mesh.comm("tp").allGather(new int[] {r}, 1, MPI.INT, tpMembers, 1, MPI.INT);
             assertArrayEquals(new int[] {2 * dp, 2 * dp + 1}, tpMembers, "tp group");
-            // The device of every dimension is the rank on the node (the launcher's local rank).
+            // The device of every dimension is the rank on the node (the launcher's local rank),
+            // modulo the GPUs where ranks share them.
             String local = System.getenv("MPI4J_LOCAL_RANK");
-            if (local != null) assertEquals(Integer.parseInt(local), mesh.device(), "device");
+            if (local != null) assertEquals(Integer.parseInt(local) % Cuda.deviceCount(), mesh.device(), "device");
             assertEquals(mesh.device(), mesh.nccl("dp").getDevice(), "dp device");
             assertEquals(mesh.device(), mesh.nccl("tp").getDevice(), "tp device");
             assertEquals(dp, mesh.nccl("dp").getRank(), "NCCL rank in dp");
@@ -90,7 +92,10 @@ public class MeshSuite {
              HierarchicalComm h = HierarchicalComm.create(mesh.comm("dp"))) {
             assertEquals(mesh.device(), h.getDevice(), "device of the hierarchical communicator over dp");
             String local = System.getenv("MPI4J_LOCAL_RANK");
-            if (local != null) assertEquals(Integer.parseInt(local), h.getDevice(), "device = the launcher's local rank");
+            if (local != null) {
+                assertEquals(Integer.parseInt(local) % Cuda.deviceCount(), h.getDevice(),
+                        "device = the launcher's local rank modulo the GPUs");
+            }
             int[] a = new int[len];
             int[] expected = new int[len];
             for (int i = 0; i < len; i++) {

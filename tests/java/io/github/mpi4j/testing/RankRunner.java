@@ -16,7 +16,9 @@ import mpi.MPI;
  * line per run. The first failure prints its stack trace and ends the whole job, so no rank is
  * left waiting in a collective.
  *
- * <p>As a program: {@code RankRunner <suite class> [method]} under mpirun or mpi4jrun.
+ * <p>As a program: {@code RankRunner <suite class> [method]} under mpirun or mpi4jrun;
+ * {@code RankRunner --list <suite class>} prints the test methods' names, one a line, without MPI
+ * (tests/gpu/run-on-gpu.sh runs a failed suite again method by method).
  */
 public final class RankRunner {
     private RankRunner() {
@@ -34,6 +36,10 @@ public final class RankRunner {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("--list")) {
+            for (Method m : testMethods(Class.forName(args[1]))) System.out.println(m.getName());
+            return;
+        }
         MPI.Init(args);
         Class<?> suite = Class.forName(args[0]);
         String only = args.length > 1 ? args[1] : null;
