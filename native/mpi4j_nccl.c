@@ -7,6 +7,7 @@
  * Operations return NCCL's result: ncclSuccess, or ncclInProgress for a non-blocking
  * communicator (the caller polls ncclCommGetAsyncError with a deadline); anything else throws. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io_github_mpi4j_nccl_NcclNative.h"
@@ -104,19 +105,39 @@ JNIEXPORT jlong JNICALL JNI_FN(commInitRank0)(JNIEnv *env, jclass cls, jbyteArra
     return JPTR(comm);
 }
 
-JNIEXPORT jlong JNICALL JNI_FN(commSplit0)(JNIEnv *env, jclass cls, jlong comm, jint color, jint key, jint device,
-                                           jboolean blocking) {
+/* On a non-blocking parent, ncclCommSplit returns ncclInProgress and NCCL writes the new handle
+ * later, from its own thread, once the parent's split is done (seen with NCCL 2.28 on a GPU: a
+ * handle on this function's stack was written after the frame was gone). So the handle goes to a
+ * heap slot that outlives the call: made by newSlot0, read once the parent's state is ready. */
+JNIEXPORT jlong JNICALL JNI_FN(newSlot0)(JNIEnv *env, jclass cls) {
     (void)cls;
-    NCCL_FN(env, split, ncclCommSplit, 0);
-    if (gpu_use_device(env, device) != 0) return 0;
+    void **slot = calloc(1, sizeof *slot);
+    if (slot == NULL) (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/OutOfMemoryError"), "ncclCommSplit's handle slot");
+    return JPTR(slot);
+}
+
+JNIEXPORT jlong JNICALL JNI_FN(readSlot0)(JNIEnv *env, jclass cls, jlong slot) {
+    (void)env;
+    (void)cls;
+    return JPTR(__atomic_load_n((void **)PTR(slot), __ATOMIC_ACQUIRE));
+}
+
+JNIEXPORT void JNICALL JNI_FN(freeSlot0)(JNIEnv *env, jclass cls, jlong slot) {
+    (void)env;
+    (void)cls;
+    free(PTR(slot));
+}
+
+/* ncclCommSplit into the slot: NCCL's result, success or in progress; every other result throws. */
+JNIEXPORT jint JNICALL JNI_FN(commSplit0)(JNIEnv *env, jclass cls, jlong comm, jint color, jint key, jint device,
+                                          jboolean blocking, jlong slot) {
+    (void)cls;
+    NCCL_FN(env, split, ncclCommSplit, -1);
+    if (gpu_use_device(env, device) != 0) return -1;
     m4j_nccl_config config = make_config(blocking);
-    void *out = NULL;
-    int rc = split(PTR(comm), color, key, &out, &config);
-    if (!ok(rc)) {
-        gpu_throw_nccl(env, "ncclCommSplit", rc, PTR(comm));
-        return 0;
-    }
-    return JPTR(out);
+    int rc = split(PTR(comm), color, key, (void **)PTR(slot), &config);
+    if (!ok(rc)) gpu_throw_nccl(env, "ncclCommSplit", rc, PTR(comm));
+    return rc;
 }
 
 /* Finalize, destroy, abort: NCCL's result, thrown unless success or in progress. */

@@ -4,6 +4,8 @@
 # the test-only fake pair; here nothing names a library, so mpi4j finds the machine's own.
 #
 #   tests/gpu/run-on-gpu.sh [out-dir]          (default target/gpu-check)
+#   SUITES="nccl-np2 mesh-2x2"                  only these suites (their labels below; default all)
+#   BENCH=none | overhead | all                 which benchmarks (default all; REPS, CALLS, BATCHES)
 #
 # Needs a build (mvn -B -DskipTests package: target/mpi4j.jar, target/test-classes,
 # target/bench), java (JAVA_HOME, else PATH), EXTRA_CP with the JUnit API jars
@@ -48,20 +50,26 @@ EOF
 fi
 export PATH=${JAVA_HOME:+$JAVA_HOME/bin:}$PATH
 
-# log program-args... : one job under mpi4jrun; NP, ENV (array), HOSTS and BENCH (benchmark JVM
+# log program-args... : one job under mpi4jrun; NP, ENV (array), HOSTS and BENCH_JVM (benchmark JVM
 # options) set by the caller.
 job() {
   local log=$1; shift
   local hosts=() opts=("${jvm[@]}")
-  [ -n "${BENCH:-}" ] && opts=("${bench_jvm[@]}")
+  [ -n "${BENCH_JVM:-}" ] && opts=("${bench_jvm[@]}")
   [ -n "${HOSTS:-}" ] && hosts=(--hosts "$HOSTS" --agent env)
   env "${ENV[@]}" timeout 240 launch/mpi4jrun -np "$NP" --tag-output "${hosts[@]}" "${opts[@]}" -cp "$cp" "$@" >> "$log" 2>&1
+}
+
+# Whether the suite labelled $1 is to run (SUITES).
+wanted() {
+  [ -z "${SUITES:-}" ] || [[ " $SUITES " == *" $1 "* ]]
 }
 
 # label suite: the whole suite in one job; when it fails (the runner stops at the first failure),
 # again one job per test method, so that every test gets a result.
 suite() {
   local label=$1 suite=$2 log=$out/$1.log
+  wanted "$label" || return 0
   : > "$log"
   local start=$SECONDS rc
   job "$log" io.github.mpi4j.testing.RankRunner "io.github.mpi4j.$suite"
@@ -86,6 +94,7 @@ suite() {
 # label class: a suite that runs in one JVM and prints "<marker> <test> PASS|FAIL|SKIP".
 single() {
   local label=$1 class=$2 log=$out/$1.log
+  wanted "$label" || return 0
   timeout 240 "$java" "${jvm[@]}" -cp "$cp" "io.github.mpi4j.$class" > "$log" 2>&1
   local rc=$?
   echo "$label: $(grep -c ' PASS' "$log") pass, $(grep -c ' FAIL' "$log") fail, $(grep -c ' SKIP' "$log") skip (exit $rc)$(grep ' FAIL' "$log" | awk '{printf "; failed: %s", $2}')" \
@@ -96,17 +105,20 @@ single() {
 # same real library (one process, one GPU).
 cudart=$(grep -o '/[^ ]*libcudart\.so[.0-9]*' "$out/machine.txt" | head -1)
 nccl=$(grep -o '/[^ ]*libnccl\.so[.0-9]*' "$out/machine.txt" | head -1)
-if [ -n "$nccl" ] && [ -n "$cudart" ] && [ -x target/bench/nccl_overhead_c ]; then
+benches=${BENCH:-all}
+if [ "$benches" != none ] && [ -n "$nccl" ] && [ -n "$cudart" ] && [ -x target/bench/nccl_overhead_c ]; then
   MPI4J_CUDA_LIBRARY=$cudart MPI4J_NCCL_LIBRARY=$nccl REPS=${REPS:-3} CALLS=${CALLS:-20000} BATCHES=${BATCHES:-9} \
     bench/run.sh gpu-overhead > "$out/gpu-overhead.txt" 2>&1
   echo "gpu-overhead: exit $? (table in gpu-overhead.txt)" | tee -a "$summary"
 fi
 # nccl-tests style on one GPU, results checked first.
 ENV=(); HOSTS=
+if [ "$benches" = all ]; then
 NP=1 job "$out/nccl-bench-np1-check.log" io.github.mpi4j.bench.NcclBench -b 8 -e 16M -f 16 -c -n 2 -w 1
 echo "NcclBench np 1 -c: exit $? ($(grep -c ' ok' "$out/nccl-bench-np1-check.log") rows ok, $(grep -c WRONG "$out/nccl-bench-np1-check.log") wrong)" | tee -a "$summary"
-BENCH=1 NP=1 job "$out/nccl-bench-np1.log" io.github.mpi4j.bench.NcclBench -b 8 -e 1G -f 4
+BENCH_JVM=1 NP=1 job "$out/nccl-bench-np1.log" io.github.mpi4j.bench.NcclBench -b 8 -e 1G -f 4
 echo "NcclBench np 1: exit $?" | tee -a "$summary"
+fi
 # The suites, in four groups side by side (one GPU serves them all).
 (
   ENV=(); HOSTS=
@@ -138,7 +150,7 @@ echo "NcclBench np 1: exit $?" | tee -a "$summary"
 wait
 
 # The example: an allreduce of a device buffer overlapped with computation (it prints its sums).
-if [ -n "${EXAMPLES:-}" ]; then
+if [ -n "${EXAMPLES:-}" ] && wanted example; then
   ENV=(); HOSTS=; NP=2
   : > "$out/example.log"
   job "$out/example.log" -cp "$cp:$EXAMPLES" GpuAllReduceOverlap
@@ -146,10 +158,12 @@ if [ -n "${EXAMPLES:-}" ]; then
 fi
 
 # Two ranks sharing the GPU (socket transport: correctness, not speed).
+if [ "$benches" = all ]; then
 NP=2 job "$out/nccl-bench-np2-check.log" io.github.mpi4j.bench.NcclBench -b 8 -e 4M -f 16 -c -n 2 -w 1
 echo "NcclBench np 2 -c: exit $? ($(grep -c ' ok' "$out/nccl-bench-np2-check.log") rows ok, $(grep -c WRONG "$out/nccl-bench-np2-check.log") wrong)" | tee -a "$summary"
-BENCH=1 NP=2 job "$out/nccl-bench-np2.log" io.github.mpi4j.bench.NcclBench -b 8 -e 64M -f 8 -n 5 -w 2
+BENCH_JVM=1 NP=2 job "$out/nccl-bench-np2.log" io.github.mpi4j.bench.NcclBench -b 8 -e 64M -f 8 -n 5 -w 2
 echo "NcclBench np 2: exit $?" | tee -a "$summary"
+fi
 
 cat "$summary"
 ! grep -q -E '[1-9][0-9]* fail|exit [1-9]' "$summary"

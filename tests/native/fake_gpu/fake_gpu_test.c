@@ -663,7 +663,7 @@ static void scenario_lag(void) {
 }
 
 /* A non-blocking communicator: init returns ncclInProgress (or ncclSuccess) and completes while
- * ncclCommGetAsyncError is polled. */
+ * ncclCommGetAsyncError is polled; so does a split of it. */
 static void scenario_nonblocking(void) {
 #ifdef FAKE_HAVE_NCCL_H
     ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
@@ -689,6 +689,36 @@ static void scenario_nonblocking(void) {
     EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclSuccess);
     copy_out(&out, d, 4, NULL);
     CHECK(out == 5 * g_np, "allreduce on a non-blocking comm: %d", out);
+    /* A split of a non-blocking parent returns ncclInProgress and leaves the handle alone until
+     * the parent's state is ready (NCCL writes it later from its own thread); meanwhile every
+     * other call on the parent fails. Rank 0 opts out and gets NULL; the others split in one. */
+    ncclComm_t part = (ncclComm_t)(intptr_t)0x5a5a;
+    if (g_rank == 1) usleep(200000);
+    r = ncclCommSplit(comm, g_rank == 0 ? NCCL_SPLIT_NOCOLOR : 1, g_rank, &part, &cfg);
+    CHECK(r == ncclInProgress, "non-blocking split returned %d, expected ncclInProgress", r);
+    if (g_np > 1) CHECK(part == (ncclComm_t)(intptr_t)0x5a5a, "the split wrote its handle before it was done");
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclInvalidArgument);
+    state = ncclInProgress;
+    for (int i = 0; i < 1000 && state == ncclInProgress; i++) {
+        EXPECT_NCCL(ncclCommGetAsyncError(comm, &state), ncclSuccess);
+        if (state == ncclInProgress) usleep(5000);
+    }
+    CHECK(state == ncclSuccess, "non-blocking split ended with %d", state);
+    if (g_rank == 0) {
+        CHECK(part == NULL, "a NOCOLOR rank got %p", (void *)part);
+    } else if (part != NULL && part != (ncclComm_t)(intptr_t)0x5a5a) {
+        state = ncclInProgress;
+        for (int i = 0; i < 1000 && state == ncclInProgress; i++) {
+            EXPECT_NCCL(ncclCommGetAsyncError(part, &state), ncclSuccess);
+            if (state == ncclInProgress) usleep(5000);
+        }
+        int n = -1;
+        EXPECT_NCCL(ncclCommCount(part, &n), ncclSuccess);
+        CHECK(n == g_np - 1, "split size %d, expected %d", n, g_np - 1);
+        EXPECT_NCCL(ncclCommDestroy(part), ncclSuccess);
+    } else {
+        CHECK(0, "rank %d got no communicator from the split", g_rank);
+    }
     EXPECT_NCCL(ncclCommDestroy(comm), ncclSuccess);
 }
 

@@ -379,9 +379,15 @@ static void pump(struct ncclComm *c) {
     }
 }
 
+static ncclResult_t split_step(struct ncclComm *comm);
+
 FAKE_API ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *asyncError) {
     CHECK_COMM(comm, "ncclCommGetAsyncError");
     if (asyncError == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommGetAsyncError : asyncError argument is NULL");
+    if (comm->state == COMM_SPLITTING) {
+        *asyncError = split_step(comm);
+        return ncclSuccess;
+    }
     fakegpu_lock();
     if (comm->state == COMM_INITIALIZING) {
         *asyncError = init_step(comm);
@@ -395,54 +401,35 @@ FAKE_API ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async
 
 /* --- split ------------------------------------------------------------------------------ */
 
-/* Host-side collective over the parent, as in NCCL: every rank, NCCL_SPLIT_NOCOLOR ones included,
- * posts (color, key) in the control segment and waits until all have; the ranks of one color
- * then derive the new communicator's id from the parent's, the split's number and the color.
- * A NOCOLOR rank gets NULL. The entries are double-buffered by split number (rank_slot), so a
- * rank that returns early and splits again never overwrites what a slower one still reads. */
-FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config) {
-    CHECK_COMM(comm, "ncclCommSplit");
-    if (newcomm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : newcomm argument is NULL");
-    if (color < NCCL_SPLIT_NOCOLOR) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : invalid color %d", color);
-    int blocking = comm->blocking;
-    if (config) {
-        ncclResult_t r = check_config(config, &blocking);
-        if (r != ncclSuccess) return r;
-    }
-    *newcomm = NULL;
-    if (comm->state != COMM_READY) return fake_nccl_warn(ncclInvalidUsage, "ncclCommSplit : communicator is not ready");
-    if (comm->async != ncclSuccess) return comm->async;
-    if (fake_nccl_noop()) {
-        if (color == NCCL_SPLIT_NOCOLOR) return ncclSuccess;
-        struct ncclComm *c = new_comm(1, 0, comm->device, blocking);
-        if (c == NULL) return ncclSystemError;
-        c->state = COMM_READY;
-        fakegpu_lock();
-        c->next = g_comms;
-        g_comms = c;
-        fakegpu_unlock();
-        *newcomm = c;
-        return ncclSuccess;
-    }
-    uint64_t seq = ++comm->mgmt_seq;
-    struct rank_slot *me = slot_of(comm, comm->rank);
-    me->mgmt_color[seq % 2] = color;
-    me->mgmt_key[seq % 2] = key;
-    __atomic_store_n(&me->mgmt_posted, seq, __ATOMIC_RELEASE);
-    int64_t deadline = fakegpu_now_ms() + fake_nccl_timeout_ms();
-    struct timespec nap = {0, 500000};
-    for (int r = 0; r < comm->nranks; r++) {
-        const uint64_t *posted = &slot_of(comm, r)->mgmt_posted;
-        while (__atomic_load_n(posted, __ATOMIC_ACQUIRE) < seq) {
-            ncclResult_t f = fake_peer_failed(comm, r, posted, seq);
-            if (f != ncclSuccess) return fake_nccl_warn(f, "ncclCommSplit : rank %d is gone", r);
-            if (fakegpu_now_ms() > deadline) {
-                return fake_nccl_warn(ncclTimeout, "fake NCCL: ncclCommSplit : rank %d did not arrive within %lld ms", r,
-                                      (long long)fake_nccl_timeout_ms());
-            }
-            nanosleep(&nap, NULL);
+ncclResult_t fake_split_pending(const char *fn) {
+    return fake_nccl_warn(ncclInvalidArgument, "%s : Attempt to use communicator before the previous operation "
+                          "returned ncclSuccess", fn);
+}
+
+/* Whether every rank has posted split number seq: 1 when all have, 0 when some has not yet (and
+ * the deadline has not passed), -1 with *r the error when a rank is gone or late. */
+static int split_ready(struct ncclComm *comm, uint64_t seq, int64_t deadline, ncclResult_t *r) {
+    for (int q = 0; q < comm->nranks; q++) {
+        const uint64_t *posted = &slot_of(comm, q)->mgmt_posted;
+        if (__atomic_load_n(posted, __ATOMIC_ACQUIRE) >= seq) continue;
+        ncclResult_t f = fake_peer_failed(comm, q, posted, seq);
+        if (f != ncclSuccess) {
+            *r = fake_nccl_warn(f, "ncclCommSplit : rank %d is gone", q);
+            return -1;
         }
+        if (fakegpu_now_ms() > deadline) {
+            *r = fake_nccl_warn(ncclTimeout, "fake NCCL: ncclCommSplit : rank %d did not arrive within %lld ms", q,
+                                (long long)fake_nccl_timeout_ms());
+            return -1;
+        }
+        return 0;
     }
+    return 1;
+}
+
+/* Once every rank has posted split number seq: the new communicator of this rank's colour. */
+static ncclResult_t split_finish(struct ncclComm *comm, uint64_t seq, int color, int key, ncclComm_t *newcomm,
+                                 int blocking) {
     if (color == NCCL_SPLIT_NOCOLOR) return ncclSuccess;
     /* New rank: position by (key, parent rank) among the parent's ranks of this color. */
     int size = 0, rank = 0;
@@ -472,6 +459,86 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     return r;
 }
 
+/* One poll of a non-blocking split (ncclCommGetAsyncError on the parent): ncclInProgress until
+ * every rank has posted; then the new handle is written where the caller asked, as NCCL does from
+ * its own thread, and the parent is ready again. A failure is the parent's sticky error. */
+static ncclResult_t split_step(struct ncclComm *comm) {
+    ncclResult_t r = ncclSuccess;
+    int ready = split_ready(comm, comm->mgmt_seq, comm->split.deadline, &r);
+    if (ready == 0) return ncclInProgress;
+    if (ready > 0) {
+        ncclComm_t child = NULL;
+        r = split_finish(comm, comm->mgmt_seq, comm->split.color, comm->split.key, &child, comm->split.blocking);
+        if (r == ncclInProgress) r = ncclSuccess; /* the child initializes on its own; poll it */
+        *comm->split.out = child;
+    }
+    fakegpu_lock();
+    if (r != ncclSuccess) comm->async = r;
+    comm->state = COMM_READY;
+    fakegpu_unlock();
+    return r;
+}
+
+/* Host-side collective over the parent, as in NCCL: every rank (NCCL_SPLIT_NOCOLOR ones
+ * included) posts its colour and key in its slot and waits until all have posted the same split;
+ * then derive the new communicator's id from the parent's, the split's number and the color.
+ * A NOCOLOR rank gets NULL. The entries are double-buffered by split number (rank_slot), so a
+ * rank that returns early and splits again never overwrites what a slower one still reads.
+ * On a non-blocking parent, or with a non-blocking configuration, the call returns ncclInProgress
+ * at once, as NCCL does, and the handle is written only when a later ncclCommGetAsyncError on
+ * the parent finds the split done (NCCL writes it from its own thread); until then every other
+ * call on the parent fails. */
+FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config) {
+    CHECK_COMM(comm, "ncclCommSplit");
+    if (newcomm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : newcomm argument is NULL");
+    if (color < NCCL_SPLIT_NOCOLOR) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : invalid color %d", color);
+    if (comm->state == COMM_SPLITTING) return fake_split_pending("ncclCommSplit");
+    int blocking = comm->blocking;
+    if (config) {
+        ncclResult_t r = check_config(config, &blocking);
+        if (r != ncclSuccess) return r;
+    }
+    if (comm->state != COMM_READY) return fake_nccl_warn(ncclInvalidUsage, "ncclCommSplit : communicator is not ready");
+    if (comm->async != ncclSuccess) return comm->async;
+    if (fake_nccl_noop()) {
+        *newcomm = NULL;
+        if (color == NCCL_SPLIT_NOCOLOR) return ncclSuccess;
+        struct ncclComm *c = new_comm(1, 0, comm->device, blocking);
+        if (c == NULL) return ncclSystemError;
+        c->state = COMM_READY;
+        fakegpu_lock();
+        c->next = g_comms;
+        g_comms = c;
+        fakegpu_unlock();
+        *newcomm = c;
+        return ncclSuccess;
+    }
+    uint64_t seq = ++comm->mgmt_seq;
+    struct rank_slot *me = slot_of(comm, comm->rank);
+    me->mgmt_color[seq % 2] = color;
+    me->mgmt_key[seq % 2] = key;
+    __atomic_store_n(&me->mgmt_posted, seq, __ATOMIC_RELEASE);
+    int64_t deadline = fakegpu_now_ms() + fake_nccl_timeout_ms();
+    if (!blocking || !comm->blocking) {
+        fakegpu_lock();
+        comm->split.color = color;
+        comm->split.key = key;
+        comm->split.blocking = blocking;
+        comm->split.out = newcomm;
+        comm->split.deadline = deadline;
+        comm->state = COMM_SPLITTING;
+        fakegpu_unlock();
+        return ncclInProgress;
+    }
+    *newcomm = NULL;
+    struct timespec nap = {0, 500000};
+    ncclResult_t r = ncclSuccess;
+    int ready;
+    while ((ready = split_ready(comm, seq, deadline, &r)) == 0) nanosleep(&nap, NULL);
+    if (ready < 0) return r;
+    return split_finish(comm, seq, color, key, newcomm, blocking);
+}
+
 /* --- finalize, destroy, abort ----------------------------------------------------------- */
 
 /* Waits (with the deadline) until the comm's queued operations have run. */
@@ -495,6 +562,7 @@ static ncclResult_t flush(struct ncclComm *c) {
 FAKE_API ncclResult_t ncclCommFinalize(ncclComm_t comm) {
     CHECK_COMM(comm, "ncclCommFinalize");
     if (comm->state == COMM_FINALIZED) return fake_nccl_warn(ncclInvalidUsage, "ncclCommFinalize : already finalized");
+    if (comm->state == COMM_SPLITTING) return fake_split_pending("ncclCommFinalize");
     ncclResult_t r = comm->state == COMM_INITIALIZING ? wait_init(comm) : ncclSuccess;
     if (r == ncclSuccess && comm->async == ncclSuccess) r = flush(comm);
     fakegpu_lock();

@@ -33,7 +33,8 @@ struct shm_ctl {
     /* then: struct rank_slot ranks[nranks]; uint64_t sent[nranks*nranks], recvd[nranks*nranks] */
 };
 
-enum comm_state { COMM_INITIALIZING, COMM_READY, COMM_FINALIZED, COMM_DEAD };
+/* COMM_SPLITTING: a non-blocking ncclCommSplit of this (parent) comm has not completed yet. */
+enum comm_state { COMM_INITIALIZING, COMM_READY, COMM_SPLITTING, COMM_FINALIZED, COMM_DEAD };
 
 struct ncclComm {
     uint32_t magic;
@@ -47,6 +48,11 @@ struct ncclComm {
     uint64_t coll_seq;        /* collectives issued */
     uint64_t coll_completed;  /* the last collective that completed here */
     uint64_t mgmt_seq;        /* splits issued */
+    struct {                  /* the non-blocking split in progress (state COMM_SPLITTING) */
+        int color, key, blocking;
+        ncclComm_t *out;      /* where the new handle goes once the split is done */
+        int64_t deadline;
+    } split;
     uint64_t *sent_seq;       /* sends issued per peer */
     uint64_t *recv_seq;       /* receives issued per peer */
     uint64_t items_issued, items_done; /* queued operations, run strictly in issue order */
@@ -81,6 +87,8 @@ int fake_comm_valid(struct ncclComm *c);
 int fake_nccl_noop(void);
 /* Why a peer will never bring *progress (a counter it advances in the control segment) to
  * needed: it is gone or its process died first; ncclSuccess while it may still, or once it has. */
+/* The error of a call on a parent whose non-blocking split is still in progress, as NCCL's. */
+ncclResult_t fake_split_pending(const char *fn);
 ncclResult_t fake_peer_failed(struct ncclComm *c, int peer, const uint64_t *progress, uint64_t needed);
 void fake_comm_async(struct ncclComm *c, ncclResult_t r, const char *what);
 int64_t fake_nccl_timeout_ms(void);

@@ -6,8 +6,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The deadline of every NCCL wait: {@code -Dmpi4j.timeout} or {@code MPI4J_TIMEOUT} seconds
  * (default 600, as the fabric's and the MPI watchdog's), and the back-off between polls (a spin
- * first, then sleeps growing to 5 ms, so a quick operation is seen at once and a long one costs
- * no CPU).
+ * first, then yields, then sleeps growing to 5 ms, so a quick operation is seen at once and a
+ * long one costs no CPU).
  */
 final class NcclDeadline {
     private NcclDeadline() {
@@ -50,23 +50,36 @@ final class NcclDeadline {
      * has not yet queued an operation) is never success.
      */
     static int await(Probe probe, long deadline) {
-        for (int poll = 0; ; poll++) {
+        long started = System.nanoTime();
+        while (true) {
             if (!probe.open()) return STOPPED;
             boolean done = probe.done();
             int s = probe.asyncError();
             if (s != NcclNative.SUCCESS && s != NcclNative.IN_PROGRESS) return s;
             if (done && s == NcclNative.SUCCESS) return NcclNative.SUCCESS;
             if (System.nanoTime() - deadline > 0) return NcclException.DEADLINE;
-            pause(poll);
+            pause(started);
         }
     }
 
-    /** Waits a little before poll number {@code poll} (0, 1, ...). */
-    static void pause(int poll) {
-        if (poll < 100) {
+    /** How long a wait spins before it yields, and yields before it sleeps (nanoseconds). */
+    static final long SPIN_NANOS = 100_000, YIELD_NANOS = 1_000_000;
+
+    /**
+     * Waits a little before the next poll of a wait that began at {@code startedNanos}
+     * (System.nanoTime()): spins for the first 100 µs, yields the core up to 1 ms, then sleeps an
+     * eighth of the time waited so far (50 µs to 5 ms). By time, not by the number of polls: a
+     * sleep after a hundred quick polls made a group of a send and a receive on an H200 cost
+     * 138 µs where C took 5.8 (NcclDeadlineTest times the pattern: 130 µs before, under 80 now).
+     */
+    static void pause(long startedNanos) {
+        long waited = System.nanoTime() - startedNanos;
+        if (waited < SPIN_NANOS) {
             Thread.onSpinWait();
+        } else if (waited < YIELD_NANOS) {
+            Thread.yield();
         } else {
-            LockSupport.parkNanos(Math.min(5_000_000L, 50_000L * (poll - 99)));
+            LockSupport.parkNanos(Math.min(5_000_000L, Math.max(50_000L, waited / 8)));
         }
     }
 }

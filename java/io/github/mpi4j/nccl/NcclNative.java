@@ -50,7 +50,19 @@ final class NcclNative {
 
     static native long commInitRank0(byte[] uniqueId, int nranks, int rank, int device, boolean blocking);
 
-    static native long commSplit0(long comm, int color, int key, int device, boolean blocking);
+    /**
+     * ncclCommSplit, the new handle written into {@code slot} ({@link #newSlot0}): at once, or on a
+     * non-blocking parent only once the parent's state is ready (NCCL writes it from its own
+     * thread). Returns SUCCESS or IN_PROGRESS.
+     */
+    static native int commSplit0(long comm, int color, int key, int device, boolean blocking, long slot);
+
+    /** A zeroed native slot for one communicator handle; {@link #freeSlot0} frees it. */
+    static native long newSlot0();
+
+    static native long readSlot0(long slot);
+
+    static native void freeSlot0(long slot);
 
     static native int commFinalize0(long comm, int device);
 

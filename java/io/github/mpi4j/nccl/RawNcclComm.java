@@ -142,14 +142,30 @@ public final class RawNcclComm implements AutoCloseable {
      * communicator's device. A rank passing a negative color takes part and gets null.
      */
     public RawNcclComm split(String what, int color, int key) {
+        long slot = NcclNative.newSlot0();
+        int rc;
         long h = enter(what);
-        long child;
         try {
-            child = NcclNative.commSplit0(h, color < 0 ? NcclNative.SPLIT_NOCOLOR : color, key, device, false);
+            rc = NcclNative.commSplit0(h, color < 0 ? NcclNative.SPLIT_NOCOLOR : color, key, device, false, slot);
+        } catch (RuntimeException e) {
+            NcclNative.freeSlot0(slot); // refused at the call: NCCL keeps no pointer to the slot
+            throw e;
         } finally {
             exit();
         }
-        if (child == 0) return null;
+        if (rc == NcclNative.IN_PROGRESS) {
+            // The split goes on as the parent's operation; NCCL writes the new handle into the slot
+            // when it is done. On an error or at the deadline the parent is aborted and the slot
+            // stays allocated: NCCL might still write into it.
+            await(what + ": ncclCommSplit (color " + color + ", key " + key + ")", false);
+        }
+        long child = NcclNative.readSlot0(slot);
+        NcclNative.freeSlot0(slot);
+        if (child == 0) {
+            if (color < 0) return null;
+            throw NcclException.failed(what, "ncclCommSplit (color " + color + ", key " + key
+                    + ") reported success but gave no communicator");
+        }
         settle("ncclCommSplit (color " + color + ", key " + key + ")", child, device);
         CudaStream s;
         try {
@@ -166,8 +182,8 @@ public final class RawNcclComm implements AutoCloseable {
      * aborts it and throws.
      */
     private static void settle(String what, long comm, int device) {
-        long deadline = NcclDeadline.from(System.nanoTime());
-        for (int poll = 0; ; poll++) {
+        long started = System.nanoTime(), deadline = NcclDeadline.from(started);
+        while (true) {
             int s = NcclNative.asyncError0(comm);
             if (s == NcclNative.SUCCESS) return;
             if (s != NcclNative.IN_PROGRESS) {
@@ -179,7 +195,7 @@ public final class RawNcclComm implements AutoCloseable {
                 abortQuietly(comm, device);
                 throw NcclException.deadline(what, NcclDeadline.seconds());
             }
-            NcclDeadline.pause(poll);
+            NcclDeadline.pause(started);
         }
     }
 
