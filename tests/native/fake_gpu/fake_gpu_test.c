@@ -686,7 +686,14 @@ static void scenario_nonblocking(void) {
     CHECK(state == ncclSuccess, "non-blocking init ended with %d", state);
     int32_t *d = dev_alloc(4), v = 5, out = 0;
     EXPECT_CUDA(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice), cudaSuccess);
-    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclSuccess);
+    /* The operation returns ncclInProgress, as NCCL's launch on a non-blocking communicator may;
+     * the next call is refused until a poll of the state has seen ncclSuccess. */
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclInProgress);
+    EXPECT_NCCL(ncclAllReduce(d, d, 1, ncclInt32, ncclSum, comm, NULL), ncclInvalidArgument);
+    state = ncclInProgress;
+    int polls = 0;
+    for (; polls < 1000 && state == ncclInProgress; polls++) EXPECT_NCCL(ncclCommGetAsyncError(comm, &state), ncclSuccess);
+    CHECK(state == ncclSuccess && polls == 2, "launch: state %d after %d polls", state, polls);
     copy_out(&out, d, 4, NULL);
     CHECK(out == 5 * g_np, "allreduce on a non-blocking comm: %d", out);
     /* A split of a non-blocking parent returns ncclInProgress and leaves the handle alone until

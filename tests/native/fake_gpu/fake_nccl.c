@@ -389,7 +389,10 @@ FAKE_API ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async
         return ncclSuccess;
     }
     fakegpu_lock();
-    if (comm->state == COMM_INITIALIZING) {
+    if (comm->launching) {
+        comm->launching = 0; /* this poll sees the launch done; the caller must poll again */
+        *asyncError = comm->async == ncclSuccess ? ncclInProgress : comm->async;
+    } else if (comm->state == COMM_INITIALIZING) {
         *asyncError = init_step(comm);
     } else {
         pump(comm);
@@ -492,7 +495,7 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     CHECK_COMM(comm, "ncclCommSplit");
     if (newcomm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : newcomm argument is NULL");
     if (color < NCCL_SPLIT_NOCOLOR) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : invalid color %d", color);
-    if (comm->state == COMM_SPLITTING) return fake_split_pending("ncclCommSplit");
+    if (comm->state == COMM_SPLITTING || comm->launching) return fake_split_pending("ncclCommSplit");
     int blocking = comm->blocking;
     if (config) {
         ncclResult_t r = check_config(config, &blocking);
@@ -562,7 +565,7 @@ static ncclResult_t flush(struct ncclComm *c) {
 FAKE_API ncclResult_t ncclCommFinalize(ncclComm_t comm) {
     CHECK_COMM(comm, "ncclCommFinalize");
     if (comm->state == COMM_FINALIZED) return fake_nccl_warn(ncclInvalidUsage, "ncclCommFinalize : already finalized");
-    if (comm->state == COMM_SPLITTING) return fake_split_pending("ncclCommFinalize");
+    if (comm->state == COMM_SPLITTING || comm->launching) return fake_split_pending("ncclCommFinalize");
     ncclResult_t r = comm->state == COMM_INITIALIZING ? wait_init(comm) : ncclSuccess;
     if (r == ncclSuccess && comm->async == ncclSuccess) r = flush(comm);
     fakegpu_lock();

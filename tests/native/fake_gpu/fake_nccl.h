@@ -48,6 +48,8 @@ struct ncclComm {
     uint64_t coll_seq;        /* collectives issued */
     uint64_t coll_completed;  /* the last collective that completed here */
     uint64_t mgmt_seq;        /* splits issued */
+    int launching;            /* non-blocking: the last operation or group returned ncclInProgress
+                                 and no ncclCommGetAsyncError has seen it launched yet */
     struct {                  /* the non-blocking split in progress (state COMM_SPLITTING) */
         int color, key, blocking;
         ncclComm_t *out;      /* where the new handle goes once the split is done */

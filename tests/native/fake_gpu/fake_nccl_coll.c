@@ -79,7 +79,7 @@ static ncclResult_t check_op(struct op *o) {
     if (!valid) return fake_nccl_warn(ncclInvalidArgument, "%s : invalid communicator %p", name, (void *)c);
     if (c->state == COMM_INITIALIZING) return fake_nccl_warn(ncclInvalidUsage, "%s : communicator is still initializing", name);
     if (c->state == COMM_FINALIZED) return fake_nccl_warn(ncclInvalidUsage, "%s : communicator was finalized", name);
-    if (c->state == COMM_SPLITTING) return fake_split_pending(name);
+    if (c->state == COMM_SPLITTING || c->launching) return fake_split_pending(name);
     if (c->async != ncclSuccess) return c->async;
     if ((int)o->type < 0 || o->type >= ncclNumTypes) {
         return fake_nccl_warn(ncclInvalidArgument, "%s : invalid type %d", name, (int)o->type);
@@ -453,6 +453,13 @@ static ncclResult_t enqueue(struct op *ops, int n) {
         struct pending **tail = &c->pending;
         while (*tail) tail = &(*tail)->next;
         *tail = p;
+        /* As NCCL on a non-blocking communicator (seen on a GPU for a group of sends and
+         * receives): the launch finishes in the background; the caller polls
+         * ncclCommGetAsyncError until ncclSuccess before the next call on the communicator. */
+        if (!c->blocking) {
+            c->launching = 1;
+            r = ncclInProgress;
+        }
     }
     fakegpu_unlock();
     return r;
@@ -498,6 +505,7 @@ FAKE_API ncclResult_t ncclGroupEnd(void) {
     int n = t_group_n;
     t_group_n = 0;
     if (r != ncclSuccess) return r;
+    int launched = 0; /* some communicator is non-blocking: the group returns ncclInProgress */
     /* Stable partition by comm: each comm's operations go as one item, in call order. */
     for (int i = 0; i < n && r == ncclSuccess; i++) {
         if (t_group_ops[i].comm == NULL) continue;
@@ -513,8 +521,12 @@ FAKE_API ncclResult_t ncclGroupEnd(void) {
         }
         r = enqueue(mine, k);
         free(mine);
+        if (r == ncclInProgress) {
+            launched = 1;
+            r = ncclSuccess;
+        }
     }
-    return r;
+    return r == ncclSuccess && launched ? ncclInProgress : r;
 }
 
 /* --- the public calls ------------------------------------------------------------------- */
