@@ -24,7 +24,9 @@ mkdir -p "$out"
 summary=$out/summary.txt
 : > "$summary"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-cp="target/mpi4j.jar:target/test-classes${EXTRA_CP:+:$EXTRA_CP}"
+jar=target/mpi4j.jar
+[ -f "$jar" ] || jar=target/classes   # after the test phase, before package (GpuCheckScriptTest)
+cp="$jar:target/test-classes${EXTRA_CP:+:$EXTRA_CP}"
 jvm=(-Xcheck:jni -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1)   # the suites: as in CI
 bench_jvm=(-Xbatch -Xms256m -Xmx2g -XX:+UseParallelGC)                     # the benchmarks: as bench/run.sh
 gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU')
@@ -36,7 +38,9 @@ cat "$out/machine.txt"
 
 if [ "$gpus" -lt 4 ]; then
   home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
-  wrapped=$(mktemp -d)/jre
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  wrapped=$tmp/jre
   cp -r "$home" "$wrapped" && mv "$wrapped/bin/java" "$wrapped/bin/java.real"
   cat > "$wrapped/bin/java" <<'EOF'
 #!/bin/sh

@@ -357,7 +357,7 @@ public class DeviceBufferSuite {
     }
 
     /** The test methods, in a stable order. */
-    static List<Method> tests() {
+    public static List<Method> tests() {
         List<Method> out = new ArrayList<>();
         for (Method m : DeviceBufferSuite.class.getDeclaredMethods()) {
             if (Modifier.isPublic(m.getModifiers()) && !Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == 0) {
