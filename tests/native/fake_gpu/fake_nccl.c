@@ -404,7 +404,8 @@ FAKE_API ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *async
 
 /* --- split ------------------------------------------------------------------------------ */
 
-ncclResult_t fake_split_pending(const char *fn) {
+ncclResult_t fake_comm_busy(struct ncclComm *c, const char *fn) {
+    if (c->state != COMM_SPLITTING && !c->launching) return ncclSuccess;
     return fake_nccl_warn(ncclInvalidArgument, "%s : Attempt to use communicator before the previous operation "
                           "returned ncclSuccess", fn);
 }
@@ -495,7 +496,8 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     CHECK_COMM(comm, "ncclCommSplit");
     if (newcomm == NULL) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : newcomm argument is NULL");
     if (color < NCCL_SPLIT_NOCOLOR) return fake_nccl_warn(ncclInvalidArgument, "ncclCommSplit : invalid color %d", color);
-    if (comm->state == COMM_SPLITTING || comm->launching) return fake_split_pending("ncclCommSplit");
+    ncclResult_t busy = fake_comm_busy(comm, "ncclCommSplit");
+    if (busy != ncclSuccess) return busy;
     int blocking = comm->blocking;
     if (config) {
         ncclResult_t r = check_config(config, &blocking);
@@ -565,7 +567,8 @@ static ncclResult_t flush(struct ncclComm *c) {
 FAKE_API ncclResult_t ncclCommFinalize(ncclComm_t comm) {
     CHECK_COMM(comm, "ncclCommFinalize");
     if (comm->state == COMM_FINALIZED) return fake_nccl_warn(ncclInvalidUsage, "ncclCommFinalize : already finalized");
-    if (comm->state == COMM_SPLITTING || comm->launching) return fake_split_pending("ncclCommFinalize");
+    ncclResult_t busy = fake_comm_busy(comm, "ncclCommFinalize");
+    if (busy != ncclSuccess) return busy;
     ncclResult_t r = comm->state == COMM_INITIALIZING ? wait_init(comm) : ncclSuccess;
     if (r == ncclSuccess && comm->async == ncclSuccess) r = flush(comm);
     fakegpu_lock();

@@ -89,8 +89,9 @@ int fake_comm_valid(struct ncclComm *c);
 int fake_nccl_noop(void);
 /* Why a peer will never bring *progress (a counter it advances in the control segment) to
  * needed: it is gone or its process died first; ncclSuccess while it may still, or once it has. */
-/* The error of a call on a parent whose non-blocking split is still in progress, as NCCL's. */
-ncclResult_t fake_split_pending(const char *fn);
+/* ncclSuccess, or NCCL's error for a call on a communicator whose non-blocking split or launch
+ * has not yet been seen done by ncclCommGetAsyncError. */
+ncclResult_t fake_comm_busy(struct ncclComm *c, const char *fn);
 ncclResult_t fake_peer_failed(struct ncclComm *c, int peer, const uint64_t *progress, uint64_t needed);
 void fake_comm_async(struct ncclComm *c, ncclResult_t r, const char *what);
 int64_t fake_nccl_timeout_ms(void);

@@ -79,7 +79,8 @@ static ncclResult_t check_op(struct op *o) {
     if (!valid) return fake_nccl_warn(ncclInvalidArgument, "%s : invalid communicator %p", name, (void *)c);
     if (c->state == COMM_INITIALIZING) return fake_nccl_warn(ncclInvalidUsage, "%s : communicator is still initializing", name);
     if (c->state == COMM_FINALIZED) return fake_nccl_warn(ncclInvalidUsage, "%s : communicator was finalized", name);
-    if (c->state == COMM_SPLITTING || c->launching) return fake_split_pending(name);
+    ncclResult_t busy = fake_comm_busy(c, name);
+    if (busy != ncclSuccess) return busy;
     if (c->async != ncclSuccess) return c->async;
     if ((int)o->type < 0 || o->type >= ncclNumTypes) {
         return fake_nccl_warn(ncclInvalidArgument, "%s : invalid type %d", name, (int)o->type);

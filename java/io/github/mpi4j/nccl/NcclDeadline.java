@@ -2,6 +2,7 @@ package io.github.mpi4j.nccl;
 
 import io.github.mpi4j.spi.Timeout;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * The deadline of every NCCL wait: {@code -Dmpi4j.timeout} or {@code MPI4J_TIMEOUT} seconds
@@ -33,6 +34,29 @@ final class NcclDeadline {
 
         /** {@code ncclCommGetAsyncError}: SUCCESS, IN_PROGRESS or the error. */
         int asyncError();
+    }
+
+    /**
+     * A wait on the communicator's state alone (its creation, a split, a launch): always open,
+     * nothing else to be done, the state from {@code asyncError}.
+     */
+    static Probe stateOnly(IntSupplier asyncError) {
+        return new Probe() {
+            @Override
+            public boolean open() {
+                return true;
+            }
+
+            @Override
+            public boolean done() {
+                return true;
+            }
+
+            @Override
+            public int asyncError() {
+                return asyncError.getAsInt();
+            }
+        };
     }
 
     /** {@link #await}'s result when the communicator was aborted or closed during the wait. */
@@ -73,7 +97,7 @@ final class NcclDeadline {
      * of a send and a receive on an H200 cost 138 µs where C took 5.8 (NcclDeadlineTest times the
      * pattern: 130 µs before, under 80 now), and NcclBench's small sizes measured the sleeps.
      */
-    static void pause(long startedNanos) {
+    private static void pause(long startedNanos) {
         long waited = System.nanoTime() - startedNanos;
         if (waited < SPIN_NANOS) {
             Thread.onSpinWait();

@@ -182,21 +182,13 @@ public final class RawNcclComm implements AutoCloseable {
      * aborts it and throws.
      */
     private static void settle(String what, long comm, int device) {
-        long started = System.nanoTime(), deadline = NcclDeadline.from(started);
-        while (true) {
-            int s = NcclNative.asyncError0(comm);
-            if (s == NcclNative.SUCCESS) return;
-            if (s != NcclNative.IN_PROGRESS) {
-                NcclException e = asyncFailure(what, s, comm);
-                abortQuietly(comm, device);
-                throw e;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                abortQuietly(comm, device);
-                throw NcclException.deadline(what, NcclDeadline.seconds());
-            }
-            NcclDeadline.pause(started);
-        }
+        int rc = NcclDeadline.await(NcclDeadline.stateOnly(() -> NcclNative.asyncError0(comm)),
+                NcclDeadline.from(System.nanoTime()));
+        if (rc == NcclNative.SUCCESS) return;
+        NcclException e = rc == NcclException.DEADLINE ? NcclException.deadline(what, NcclDeadline.seconds())
+                : asyncFailure(what, rc, comm);
+        abortQuietly(comm, device);
+        throw e;
     }
 
     private static NcclException asyncFailure(String what, int code, long comm) {

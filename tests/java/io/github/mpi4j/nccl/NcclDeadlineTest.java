@@ -45,31 +45,11 @@ class NcclDeadlineTest {
         assertEquals(REMOTE_ERROR, NcclDeadline.await(new FailsDuringQuery(), deadline));
     }
 
-    /** An open communicator with an idle stream whose state is {@code state}'s answer at each poll. */
-    private static NcclDeadline.Probe idleStreamWithState(java.util.function.IntSupplier state) {
-        return new NcclDeadline.Probe() {
-            @Override
-            public boolean open() {
-                return true;
-            }
-
-            @Override
-            public boolean done() {
-                return true;
-            }
-
-            @Override
-            public int asyncError() {
-                return state.getAsInt();
-            }
-        };
-    }
-
     @Test
     void anIdleStreamWhileTheCommunicatorIsStillInProgressIsNotSuccess() {
         // A non-blocking communicator that has not yet queued the operation: the stream is idle.
         int[] calls = {0};
-        NcclDeadline.Probe p = idleStreamWithState(() -> ++calls[0] < 5 ? NcclNative.IN_PROGRESS : NcclNative.SUCCESS);
+        NcclDeadline.Probe p = NcclDeadline.stateOnly(() -> ++calls[0] < 5 ? NcclNative.IN_PROGRESS : NcclNative.SUCCESS);
         assertEquals(NcclNative.SUCCESS, NcclDeadline.await(p, System.nanoTime() + 10_000_000_000L));
         assertEquals(5, calls[0], "success only once the communicator said so");
     }
@@ -86,7 +66,7 @@ class NcclDeadlineTest {
         long[] took = new long[300];
         for (int i = 0; i < took.length; i++) {
             long start = System.nanoTime();
-            NcclDeadline.Probe p = idleStreamWithState(
+            NcclDeadline.Probe p = NcclDeadline.stateOnly(
                     () -> System.nanoTime() - start >= 20_000 ? NcclNative.SUCCESS : NcclNative.IN_PROGRESS);
             assertEquals(NcclNative.SUCCESS, NcclDeadline.await(p, start + 10_000_000_000L));
             took[i] = System.nanoTime() - start;
