@@ -13,6 +13,12 @@
  * nanoseconds per call:
  *
  *   RESULT gpu-overhead c <case> <ns per call>
+ *   RESULT gpu-overhead c-nonblocking <case> <ns per call>
+ *
+ * The second set makes the same calls on a non-blocking communicator (ncclConfig_t.blocking = 0),
+ * the kind mpi4j makes so that every wait has a deadline, and polls ncclCommGetAsyncError after
+ * each call until the communicator is ready again, as NCCL requires before its next call and as
+ * mpi4j does: what NCCL's non-blocking mode costs, apart from what Java adds.
  *
  * The ABI is declared here (nccl.h and cuda_runtime_api.h are not needed to build it): NCCL's
  * enums are int, ncclUniqueId is 128 bytes passed by value, handles are pointers; ncclFloat32 is
@@ -22,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "mpi4j_gpu_decls.h" /* ncclConfig_t (our prefix of it) and NCCL's result codes */
 
 typedef int nccl_result;
 typedef void *nccl_comm;
@@ -42,6 +50,8 @@ static int (*cuda_stream_sync)(cuda_stream);
 static int (*cuda_stream_destroy)(cuda_stream);
 static nccl_result (*nccl_get_unique_id)(nccl_unique_id *);
 static nccl_result (*nccl_comm_init_rank)(nccl_comm *, int, nccl_unique_id, int);
+static nccl_result (*nccl_comm_init_rank_config)(nccl_comm *, int, nccl_unique_id, int, m4j_nccl_config *);
+static nccl_result (*nccl_comm_get_async_error)(nccl_comm, nccl_result *);
 static nccl_result (*nccl_comm_destroy)(nccl_comm);
 static nccl_result (*nccl_all_reduce)(const void *, void *, size_t, int, int, nccl_comm, cuda_stream);
 static nccl_result (*nccl_broadcast)(const void *, void *, size_t, int, int, nccl_comm, cuda_stream);
@@ -78,7 +88,11 @@ static void check_cuda(int rc, const char *what) {
     }
 }
 
+static nccl_comm comm;
+static int nonblocking; /* comm is non-blocking: NCCL may answer ncclInProgress */
+
 static void check_nccl(nccl_result rc, const char *what) {
+    if (rc == M4J_NCCL_IN_PROGRESS && nonblocking) return;
     if (rc != 0) {
         fprintf(stderr, "nccl_overhead_c: %s failed: %s\n", what, nccl_error_string(rc));
         exit(1);
@@ -98,18 +112,35 @@ static int by_value(const void *a, const void *b) {
 
 enum which { ALLREDUCE, BROADCAST, GROUP, SENDRECV };
 
-static nccl_comm comm;
 static cuda_stream stream;
 static void *sendbuf, *recvbuf;
+
+/* On a non-blocking communicator: polls its state until the last call is done (NCCL refuses the
+ * next call before that), for at most 60 s. */
+static void settle(const char *what) {
+    if (!nonblocking) return;
+    double deadline = now_ns() + 60e9;
+    nccl_result state;
+    do {
+        check_nccl(nccl_comm_get_async_error(comm, &state), "ncclCommGetAsyncError");
+        if (state != M4J_NCCL_SUCCESS && state != M4J_NCCL_IN_PROGRESS) check_nccl(state, what);
+        if (now_ns() > deadline) {
+            fprintf(stderr, "nccl_overhead_c: %s still in progress after 60 s\n", what);
+            exit(1);
+        }
+    } while (state == M4J_NCCL_IN_PROGRESS);
+}
 
 /* One call of the case; aborts on an error so that a failing library never looks fast. */
 static void one(enum which w) {
     switch (w) {
         case ALLREDUCE:
             check_nccl(nccl_all_reduce(sendbuf, recvbuf, 1, NCCL_FLOAT32, NCCL_SUM, comm, stream), "ncclAllReduce");
+            settle("ncclAllReduce");
             break;
         case BROADCAST:
             check_nccl(nccl_broadcast(recvbuf, recvbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclBroadcast");
+            settle("ncclBroadcast");
             break;
         case GROUP:
             check_nccl(nccl_group_start(), "ncclGroupStart");
@@ -120,6 +151,7 @@ static void one(enum which w) {
             check_nccl(nccl_send(sendbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclSend");
             check_nccl(nccl_recv(recvbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclRecv");
             check_nccl(nccl_group_end(), "ncclGroupEnd");
+            settle("ncclGroupEnd");
             break;
     }
 }
@@ -127,6 +159,9 @@ static void one(enum which w) {
 static double measure(enum which w, long calls, int batches) {
     double *per = malloc(sizeof *per * (size_t)batches);
     if (per == NULL) exit(1);
+    /* One untimed batch first, as the Java twin does: the GPU's clocks are up before timing. */
+    for (long i = 0; i < calls; i++) one(w);
+    check_cuda(cuda_stream_sync(stream), "cudaStreamSynchronize");
     for (int b = 0; b < batches; b++) {
         double t0 = now_ns();
         for (long i = 0; i < calls; i++) one(w);
@@ -158,6 +193,8 @@ int main(int argc, char **argv) {
     *(void **)&cuda_stream_destroy = need(cudart, "cudaStreamDestroy");
     *(void **)&nccl_get_unique_id = need(nccl, "ncclGetUniqueId");
     *(void **)&nccl_comm_init_rank = need(nccl, "ncclCommInitRank");
+    *(void **)&nccl_comm_init_rank_config = need(nccl, "ncclCommInitRankConfig");
+    *(void **)&nccl_comm_get_async_error = need(nccl, "ncclCommGetAsyncError");
     *(void **)&nccl_comm_destroy = need(nccl, "ncclCommDestroy");
     *(void **)&nccl_all_reduce = need(nccl, "ncclAllReduce");
     *(void **)&nccl_broadcast = need(nccl, "ncclBroadcast");
@@ -181,6 +218,25 @@ int main(int argc, char **argv) {
     } cases[] = {{ALLREDUCE, "allreduce"}, {BROADCAST, "broadcast"}, {GROUP, "group"}, {SENDRECV, "sendrecv"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         printf("RESULT gpu-overhead c %s %.2f\n", cases[c].name, measure(cases[c].w, calls, batches));
+        fflush(stdout);
+    }
+    check_nccl(nccl_comm_destroy(comm), "ncclCommDestroy");
+
+    /* The same on a non-blocking communicator (the group case has no communicator: not repeated). */
+    m4j_nccl_config config;
+    memset(&config, 0, sizeof config);
+    config.size = sizeof config;
+    config.magic = M4J_NCCL_CONFIG_MAGIC;
+    config.version = M4J_NCCL_CONFIG_VERSION;
+    config.blocking = 0;
+    config.cgaClusterSize = config.minCTAs = config.maxCTAs = config.splitShare = M4J_NCCL_CONFIG_UNDEF_INT;
+    check_nccl(nccl_get_unique_id(&id), "ncclGetUniqueId");
+    nonblocking = 1;
+    check_nccl(nccl_comm_init_rank_config(&comm, 1, id, 0, &config), "ncclCommInitRankConfig");
+    settle("ncclCommInitRankConfig");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (cases[c].w == GROUP) continue;
+        printf("RESULT gpu-overhead c-nonblocking %s %.2f\n", cases[c].name, measure(cases[c].w, calls, batches));
         fflush(stdout);
     }
     check_nccl(nccl_comm_destroy(comm), "ncclCommDestroy");

@@ -17,7 +17,9 @@
 #   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
-#               itself costs nanoseconds; MPI4J_CUDA_LIBRARY / MPI4J_NCCL_LIBRARY name others
+#               itself costs nanoseconds; MPI4J_CUDA_LIBRARY / MPI4J_NCCL_LIBRARY name others.
+#               The C twin also makes its calls on a non-blocking communicator, as mpi4j's are
+#               (column "C non-blocking")
 #   fileio      collective write bandwidth through an interleaved view (each rank's block of every
 #               stripe; MPI_File_write_at_all of PER bytes a rank, ITERS calls, median of 5 runs):
 #               C (bench/fileio_c.c) under mpirun, FileBench on the MPI backend under mpirun and on

@@ -525,6 +525,10 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
     __atomic_store_n(&me->mgmt_posted, seq, __ATOMIC_RELEASE);
     int64_t deadline = fakegpu_now_ms() + fake_nccl_timeout_ms();
     if (!blocking || !comm->blocking) {
+        /* As NCCL 2.28 does: the handle is NULL until the split is done, and the call returns
+         * ncclSuccess, not ncclInProgress (the group's in-progress result is dropped); only the
+         * parent's state says when the split is over. */
+        *newcomm = NULL;
         fakegpu_lock();
         comm->split.color = color;
         comm->split.key = key;
@@ -533,7 +537,7 @@ FAKE_API ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclCom
         comm->split.deadline = deadline;
         comm->state = COMM_SPLITTING;
         fakegpu_unlock();
-        return ncclInProgress;
+        return ncclSuccess;
     }
     *newcomm = NULL;
     struct timespec nap = {0, 500000};

@@ -53,7 +53,8 @@ final class NcclNative {
     /**
      * ncclCommSplit, the new handle written into {@code slot} ({@link #newSlot0}): at once, or on a
      * non-blocking parent only once the parent's state is ready (NCCL writes it from its own
-     * thread). Returns SUCCESS or IN_PROGRESS.
+     * thread). Returns SUCCESS or IN_PROGRESS; NCCL 2.28 returns SUCCESS also while a non-blocking
+     * split is still under way, so only the parent's state says when it is over.
      */
     static native int commSplit0(long comm, int color, int key, int device, boolean blocking, long slot);
 

@@ -143,22 +143,22 @@ public final class RawNcclComm implements AutoCloseable {
      */
     public RawNcclComm split(String what, int color, int key) {
         long slot = NcclNative.newSlot0();
-        int rc;
         long h = enter(what);
         try {
-            rc = NcclNative.commSplit0(h, color < 0 ? NcclNative.SPLIT_NOCOLOR : color, key, device, false, slot);
+            NcclNative.commSplit0(h, color < 0 ? NcclNative.SPLIT_NOCOLOR : color, key, device, false, slot);
         } catch (RuntimeException e) {
             NcclNative.freeSlot0(slot); // refused at the call: NCCL keeps no pointer to the slot
             throw e;
         } finally {
             exit();
         }
-        if (rc == NcclNative.IN_PROGRESS) {
-            // The split goes on as the parent's operation; NCCL writes the new handle into the slot
-            // when it is done. On an error or at the deadline the parent is aborted and the slot
-            // stays allocated: NCCL might still write into it.
-            await(what + ": ncclCommSplit (color " + color + ", key " + key + ")", false);
-        }
+        // On a non-blocking parent the split goes on as the parent's operation, whatever the call
+        // returned (NCCL 2.28 returns ncclSuccess, not ncclInProgress, with the handle still NULL):
+        // NCCL writes the new handle into the slot when it is done, and only the parent's state
+        // says when. Also a rank passing no color waits: the parent is busy until then. On an error
+        // or at the deadline the parent is aborted and the slot stays allocated: NCCL might still
+        // write into it.
+        await(what + ": ncclCommSplit (color " + color + ", key " + key + ")", false);
         long child = NcclNative.readSlot0(slot);
         NcclNative.freeSlot0(slot);
         if (child == 0) {

@@ -128,6 +128,8 @@ class GpuBenchTest {
         Jobs.Result rc = Jobs.run(List.of(c.toString(), "2000", "3"), env, 60);
         assertEquals(0, rc.exitCode, rc.toString());
         assertEquals(List.of("allreduce", "broadcast", "group", "sendrecv"), cases(rc.output, "c"), rc.toString());
+        // Again on a non-blocking communicator, polled after each call (the group has no communicator).
+        assertEquals(List.of("allreduce", "broadcast", "sendrecv"), cases(rc.output, "c-nonblocking"), rc.toString());
 
         // The report over both: a row per Java case, each with its C reference.
         Path raw = tmp.resolve("raw.txt");
@@ -159,14 +161,15 @@ class GpuBenchTest {
                 "rep=3 RESULT gpu-overhead java allreduce 200",
                 "rep=1 RESULT gpu-overhead java allreduce-raw 500",
                 "rep=1 RESULT gpu-overhead c sendrecv 100", "rep=1 RESULT gpu-overhead java sendrecv 1300",
+                "rep=1 RESULT gpu-overhead c-nonblocking sendrecv 1250",
                 "np=2 rep=1 RESULT latency c 8 0.5", ""));
         String table = report(raw);
         // allreduce: medians 20 and 200, +180 ≤ 300; spread 400/100.
-        assertTrue(table.contains("| allreduce | 1 | 20.0 | 200.0 | +180.0 | +180.0 | 4.00 | ✓ |"), table);
+        assertTrue(table.contains("| allreduce | 1 | 20.0 | – | 200.0 | +180.0 | +180.0 | – | 4.00 | ✓ |"), table);
         // allreduce-raw against C's allreduce: +480 > 300.
-        assertTrue(table.contains("| allreduce-raw | 1 | 20.0 | 500.0 | +480.0 | +480.0 | 1.00 | ✗ |"), table);
-        // sendrecv is four NCCL calls: +1200 in all, +300 each, at the target.
-        assertTrue(table.contains("| sendrecv | 4 | 100.0 | 1300.0 | +1200.0 | +300.0 | 1.00 | ✓ |"), table);
+        assertTrue(table.contains("| allreduce-raw | 1 | 20.0 | – | 500.0 | +480.0 | +480.0 | – | 1.00 | ✗ |"), table);
+        // sendrecv is four NCCL calls: +1200 in all, +300 each, at the target; non-blocking C 1250: Java +50 over it.
+        assertTrue(table.contains("| sendrecv | 4 | 100.0 | 1250.0 | 1300.0 | +1200.0 | +300.0 | +50.0 | 1.00 | ✓ |"), table);
     }
 
     private static String report(Path raw) throws Exception {
