@@ -19,6 +19,7 @@ import mpi.MPI;
  *   -b BYTES   smallest size (default 8; K, M, G suffixes)      -e BYTES  largest (default 256M)
  *   -f N       factor between sizes (default 2)                  -n N      timed iterations (20)
  *   -w N       warm-up iterations (5)                            -c        check every result
+ *   -j SECONDS JIT warm-up before the first row (default 2; 0: none)
  *   -o LIST    collectives, comma-separated (default: allreduce,allgather,reducescatter,
  *              broadcast,reduce,sendrecv)
  * </pre>
@@ -31,6 +32,13 @@ import mpi.MPI;
  * algbw = size / time; busbw = algbw × 2(n−1)/n for allreduce, (n−1)/n for allgather and
  * reducescatter, 1 for broadcast, reduce and sendrecv (a ring: each rank sends to rank + 1 and
  * receives from rank − 1, in one group). 1 GB/s = 10^9 bytes per second.
+ *
+ * <p>Java needs what C does not: before the table, {@code -j} seconds of every selected collective
+ * at the smallest size (rounds of 20 operations and a synchronization), so that the JIT has
+ * compiled the call and wait paths before a row is timed. Without it the first thousands of
+ * operations run interpreted or wait for the compiler (under {@code -Xbatch} compilation blocks
+ * the thread that asked for it), and rows a few microseconds long measured that: on an H200 the
+ * np 1 rows jumped between 8 and 270 µs from one size to the next.
  *
  * <p>With {@code -c} every operation's inputs are written from the host before its row and its
  * results read back after it and compared with values computed from rank and size (host copies of
@@ -54,6 +62,7 @@ public final class NcclBench {
         long factor = 2;
         int iters = 20;
         int warmup = 5;
+        double jitSeconds = 2;
         boolean check;
         List<String> ops = ALL;
 
@@ -73,6 +82,7 @@ public final class NcclBench {
                     case "-f": o.factor = Long.parseLong(v); break;
                     case "-n": o.iters = Integer.parseInt(v); break;
                     case "-w": o.warmup = Integer.parseInt(v); break;
+                    case "-j": o.jitSeconds = Double.parseDouble(v); break;
                     case "-o": o.ops = Arrays.asList(v.split(",")); break;
                     default: throw new IllegalArgumentException("NcclBench: unknown option " + a);
                 }
@@ -80,6 +90,9 @@ public final class NcclBench {
             if (o.minBytes < 1 || o.maxBytes < o.minBytes) {
                 throw new IllegalArgumentException("NcclBench: sizes need 1 <= -b <= -e, got -b " + o.minBytes + " -e "
                         + o.maxBytes);
+            }
+            if (!(o.jitSeconds >= 0 && o.jitSeconds <= 3600)) {
+                throw new IllegalArgumentException("NcclBench: -j must be 0 to 3600 seconds, got " + o.jitSeconds);
             }
             if (o.factor < 2) throw new IllegalArgumentException("NcclBench: -f must be >= 2, got " + o.factor);
             if (o.iters < 1 || o.warmup < 0) {
@@ -124,9 +137,11 @@ public final class NcclBench {
              DeviceBuffer recv = DeviceBuffer.allocate(o.maxBytes, c.getDevice())) {
             if (rank == 0) {
                 System.out.printf(Locale.ROOT, "# NcclBench: %d ranks, float, sum, root 0, %d warm-up + %d timed"
-                        + " iterations%s%n", n, o.warmup, o.iters, o.check ? ", results checked" : "");
+                        + " iterations, JIT warm-up %.1f s%s%n", n, o.warmup, o.iters, o.jitSeconds,
+                        o.check ? ", results checked" : "");
             }
             describeDevices(world, c);
+            jitWarmup(world, c, send, recv, o);
             for (String op : o.ops) {
                 if (rank == 0) {
                     System.out.printf(Locale.ROOT, "#%n# %-13s %12s %12s %10s %9s %9s %9s%n", "collective", "size (B)",
@@ -193,6 +208,32 @@ public final class NcclBench {
         }
         if (!verdict.equals("ok")) System.out.println("rank " + rank + ": " + op + " " + bytes + " B: " + verdict);
         return wrong[0] == 0;
+    }
+
+    /**
+     * Runs every collective of the run at the smallest size that gives each rank an element and
+     * fits the buffers, in rounds of 20 operations and a synchronization, for about
+     * {@code o.jitSeconds} in all. Rank 0 decides after each round whether to go on (a broadcast),
+     * so every rank runs the same operations.
+     */
+    private static void jitWarmup(Intracomm world, NcclComm c, DeviceBuffer send, DeviceBuffer recv, Options o) {
+        if (o.jitSeconds == 0) return;
+        int n = world.getSize();
+        long share = (long) (o.jitSeconds * 1e9 / o.ops.size());
+        int[] more = {1};
+        for (String op : o.ops) {
+            boolean perRank = op.equals("allgather") || op.equals("reducescatter");
+            long count = Math.max(o.minBytes / 4, perRank ? n : 1);
+            if (4 * count > o.maxBytes) continue;
+            long block = perRank ? count / n : count;
+            long start = System.nanoTime();
+            do {
+                for (int i = 0; i < 20; i++) run(c, send, recv, op, block);
+                wait(c);
+                more[0] = System.nanoTime() - start < share ? 1 : 0;
+                world.bcast(more, 1, MPI.INT, 0);
+            } while (more[0] == 1);
+        }
     }
 
     /** Queues one operation of {@code op} with {@code block} elements per rank (see the class comment). */

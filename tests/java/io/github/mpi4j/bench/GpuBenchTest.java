@@ -40,7 +40,7 @@ class GpuBenchTest {
     void ncclBenchRunsEveryCollectiveAndSizeWithCorrectResults(int np) throws Exception {
         FakeGpu.assume("NcclBench smoke test");
         List<String> cmd = Jobs.mpi4jrun(np, List.of(), List.of("-cp", Jobs.classpath(), NcclBench.class.getName(),
-                "-b", "4", "-e", "16K", "-f", "8", "-n", "2", "-w", "1", "-c"));
+                "-b", "4", "-e", "16K", "-f", "8", "-n", "2", "-w", "1", "-j", "0.3", "-c"));
         Jobs.Result r = Jobs.run(cmd, FakeGpu.env(4), 180);
         assertFalse(r.timedOut, r.toString());
         assertEquals(0, r.exitCode, r.toString());
@@ -74,6 +74,8 @@ class GpuBenchTest {
         e = assertThrows(IllegalArgumentException.class, () -> NcclBench.Options.parse(new String[] {"-f", "1"}));
         assertTrue(e.getMessage().contains("-f"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> NcclBench.Options.parse(new String[] {"-n"}));
+        e = assertThrows(IllegalArgumentException.class, () -> NcclBench.Options.parse(new String[] {"-j", "-1"}));
+        assertTrue(e.getMessage().contains("-j") && e.getMessage().contains("-1.0"), e.getMessage());
         NcclBench.Options o = NcclBench.Options.parse(new String[] {"-b", "8", "-e", "256M", "-c"});
         assertEquals(8, o.minBytes);
         assertEquals(268_435_456L, o.maxBytes);
