@@ -16,9 +16,10 @@
  *   RESULT gpu-overhead c-nonblocking <case> <ns per call>
  *
  * The second set makes the same calls on a non-blocking communicator (ncclConfig_t.blocking = 0),
- * the kind mpi4j makes so that every wait has a deadline, and polls ncclCommGetAsyncError after
- * each call until the communicator is ready again, as NCCL requires before its next call and as
- * mpi4j does: what NCCL's non-blocking mode costs, apart from what Java adds.
+ * the kind mpi4j makes so that every wait has a deadline. After a call that answers
+ * ncclInProgress it polls ncclCommGetAsyncError until the communicator is ready again, as NCCL
+ * requires before its next call and as mpi4j does: what NCCL's non-blocking mode costs, apart
+ * from what Java adds.
  *
  * The ABI is declared here (nccl.h and cuda_runtime_api.h are not needed to build it): NCCL's
  * enums are int, ncclUniqueId is 128 bytes passed by value, handles are pointers; ncclFloat32 is
@@ -91,12 +92,14 @@ static void check_cuda(int rc, const char *what) {
 static nccl_comm comm;
 static int nonblocking; /* comm is non-blocking: NCCL may answer ncclInProgress */
 
-static void check_nccl(nccl_result rc, const char *what) {
-    if (rc == M4J_NCCL_IN_PROGRESS && nonblocking) return;
+/* Returns rc when it is success, or in progress on a non-blocking communicator; exits otherwise. */
+static nccl_result check_nccl(nccl_result rc, const char *what) {
+    if (rc == M4J_NCCL_IN_PROGRESS && nonblocking) return rc;
     if (rc != 0) {
         fprintf(stderr, "nccl_overhead_c: %s failed: %s\n", what, nccl_error_string(rc));
         exit(1);
     }
+    return rc;
 }
 
 static double now_ns(void) {
@@ -115,10 +118,10 @@ enum which { ALLREDUCE, BROADCAST, GROUP, SENDRECV };
 static cuda_stream stream;
 static void *sendbuf, *recvbuf;
 
-/* On a non-blocking communicator: polls its state until the last call is done (NCCL refuses the
- * next call before that), for at most 60 s. */
-static void settle(const char *what) {
-    if (!nonblocking) return;
+/* After a call that answered ncclInProgress (as mpi4j does): polls the communicator's state until
+ * the call is done (NCCL refuses the next call before that), for at most 60 s. */
+static void settle(nccl_result rc, const char *what) {
+    if (rc != M4J_NCCL_IN_PROGRESS) return;
     double deadline = now_ns() + 60e9;
     nccl_result state;
     do {
@@ -135,12 +138,12 @@ static void settle(const char *what) {
 static void one(enum which w) {
     switch (w) {
         case ALLREDUCE:
-            check_nccl(nccl_all_reduce(sendbuf, recvbuf, 1, NCCL_FLOAT32, NCCL_SUM, comm, stream), "ncclAllReduce");
-            settle("ncclAllReduce");
+            settle(check_nccl(nccl_all_reduce(sendbuf, recvbuf, 1, NCCL_FLOAT32, NCCL_SUM, comm, stream),
+                              "ncclAllReduce"), "ncclAllReduce");
             break;
         case BROADCAST:
-            check_nccl(nccl_broadcast(recvbuf, recvbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclBroadcast");
-            settle("ncclBroadcast");
+            settle(check_nccl(nccl_broadcast(recvbuf, recvbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclBroadcast"),
+                   "ncclBroadcast");
             break;
         case GROUP:
             check_nccl(nccl_group_start(), "ncclGroupStart");
@@ -150,8 +153,7 @@ static void one(enum which w) {
             check_nccl(nccl_group_start(), "ncclGroupStart");
             check_nccl(nccl_send(sendbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclSend");
             check_nccl(nccl_recv(recvbuf, 1, NCCL_FLOAT32, 0, comm, stream), "ncclRecv");
-            check_nccl(nccl_group_end(), "ncclGroupEnd");
-            settle("ncclGroupEnd");
+            settle(check_nccl(nccl_group_end(), "ncclGroupEnd"), "ncclGroupEnd");
             break;
     }
 }
@@ -233,7 +235,7 @@ int main(int argc, char **argv) {
     check_nccl(nccl_get_unique_id(&id), "ncclGetUniqueId");
     nonblocking = 1;
     check_nccl(nccl_comm_init_rank_config(&comm, 1, id, 0, &config), "ncclCommInitRankConfig");
-    settle("ncclCommInitRankConfig");
+    settle(M4J_NCCL_IN_PROGRESS, "ncclCommInitRankConfig"); /* ready before the first call, as mpi4j waits */
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (cases[c].w == GROUP) continue;
         printf("RESULT gpu-overhead c-nonblocking %s %.2f\n", cases[c].name, measure(cases[c].w, calls, batches));
