@@ -225,13 +225,7 @@ int main(int argc, char **argv) {
     check_nccl(nccl_comm_destroy(comm), "ncclCommDestroy");
 
     /* The same on a non-blocking communicator (the group case has no communicator: not repeated). */
-    m4j_nccl_config config;
-    memset(&config, 0, sizeof config);
-    config.size = sizeof config;
-    config.magic = M4J_NCCL_CONFIG_MAGIC;
-    config.version = M4J_NCCL_CONFIG_VERSION;
-    config.blocking = 0;
-    config.cgaClusterSize = config.minCTAs = config.maxCTAs = config.splitShare = M4J_NCCL_CONFIG_UNDEF_INT;
+    m4j_nccl_config config = m4j_nccl_config_make(0);
     check_nccl(nccl_get_unique_id(&id), "ncclGetUniqueId");
     nonblocking = 1;
     check_nccl(nccl_comm_init_rank_config(&comm, 1, id, 0, &config), "ncclCommInitRankConfig");

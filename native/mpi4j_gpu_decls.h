@@ -131,6 +131,22 @@ typedef struct {
 #define M4J_NCCL_CONFIG_MAGIC 0xcafebeefu
 #define M4J_NCCL_CONFIG_VERSION 21800u /* NCCL_VERSION(2, 18, 0): the layout above */
 #define M4J_NCCL_CONFIG_UNDEF_INT INT_MIN
+
+/* NCCL_CONFIG_INITIALIZER's values for the fields we declare, with `blocking` set (the JNI
+ * layer's communicators and the C twin of the overhead benchmark, bench/nccl_overhead_c.c). */
+static inline m4j_nccl_config m4j_nccl_config_make(int blocking) {
+    m4j_nccl_config c = {0};
+    c.size = sizeof c;
+    c.magic = M4J_NCCL_CONFIG_MAGIC;
+    c.version = M4J_NCCL_CONFIG_VERSION;
+    c.blocking = blocking ? 1 : 0;
+    c.cgaClusterSize = M4J_NCCL_CONFIG_UNDEF_INT;
+    c.minCTAs = M4J_NCCL_CONFIG_UNDEF_INT;
+    c.maxCTAs = M4J_NCCL_CONFIG_UNDEF_INT;
+    c.netName = NULL;
+    c.splitShare = M4J_NCCL_CONFIG_UNDEF_INT;
+    return c;
+}
 /* NCCL's version codes: X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z after. */
 #define M4J_NCCL_VERSION(x, y, z) (((x) <= 2 && (y) <= 8) ? (x)*1000 + (y)*100 + (z) : (x)*10000 + (y)*100 + (z))
 #define M4J_NCCL_MIN_VERSION M4J_NCCL_VERSION(2, 18, 0)

@@ -36,22 +36,6 @@ PIN(M4J_NCCL_IN_PROGRESS, IN_PROGRESS);
 PIN(M4J_NCCL_UNIQUE_ID_BYTES, UNIQUE_ID_BYTES);
 PIN(M4J_NCCL_SPLIT_NOCOLOR, SPLIT_NOCOLOR);
 
-/* NCCL_CONFIG_INITIALIZER's values for the fields we declare, with `blocking` set. */
-static m4j_nccl_config make_config(int blocking) {
-    m4j_nccl_config c;
-    memset(&c, 0, sizeof c);
-    c.size = sizeof c;
-    c.magic = M4J_NCCL_CONFIG_MAGIC;
-    c.version = M4J_NCCL_CONFIG_VERSION;
-    c.blocking = blocking ? 1 : 0;
-    c.cgaClusterSize = M4J_NCCL_CONFIG_UNDEF_INT;
-    c.minCTAs = M4J_NCCL_CONFIG_UNDEF_INT;
-    c.maxCTAs = M4J_NCCL_CONFIG_UNDEF_INT;
-    c.netName = NULL;
-    c.splitShare = M4J_NCCL_CONFIG_UNDEF_INT;
-    return c;
-}
-
 static int ok(int rc) {
     return rc == M4J_NCCL_SUCCESS || rc == M4J_NCCL_IN_PROGRESS;
 }
@@ -82,7 +66,7 @@ JNIEXPORT jlong JNICALL JNI_FN(commInitRank0)(JNIEnv *env, jclass cls, jbyteArra
     m4j_nccl_unique_id id;
     (*env)->GetByteArrayRegion(env, uid, 0, M4J_NCCL_UNIQUE_ID_BYTES, (jbyte *)id.internal);
     if (gpu_use_device(env, device) != 0) return 0;
-    m4j_nccl_config config = make_config(blocking);
+    m4j_nccl_config config = m4j_nccl_config_make(blocking);
     void *comm = NULL;
     int rc;
     const char *fn;
@@ -134,7 +118,7 @@ JNIEXPORT jint JNICALL JNI_FN(commSplit0)(JNIEnv *env, jclass cls, jlong comm, j
     (void)cls;
     NCCL_FN(env, split, ncclCommSplit, -1);
     if (gpu_use_device(env, device) != 0) return -1;
-    m4j_nccl_config config = make_config(blocking);
+    m4j_nccl_config config = m4j_nccl_config_make(blocking);
     int rc = split(PTR(comm), color, key, (void **)PTR(slot), &config);
     if (!ok(rc)) gpu_throw_nccl(env, "ncclCommSplit", rc, PTR(comm));
     return rc;

@@ -50,8 +50,9 @@ public final class GpuOverheadReport {
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<String, List<Double>> e : java.entrySet()) {
             String name = e.getKey();
-            List<Double> ref = c.get(name.replace("-raw", ""));
-            List<Double> nb = cNonBlocking.get(name.replace("-raw", ""));
+            String base = name.replace("-raw", "");
+            List<Double> ref = c.get(base);
+            List<Double> nb = cNonBlocking.get(base);
             double j = median(e.getValue());
             double spread = Collections.max(e.getValue()) / Collections.min(e.getValue());
             int calls = ncclCalls(name);
