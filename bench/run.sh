@@ -31,7 +31,9 @@
 #               doubles at every np in NPS (each call's time); ColdStart on the fabric
 #               (mpi4jrun) and the MPI backend (mpirun), arrays and direct buffers, and the C
 #               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets. Each Java
-#               job runs again with the optional warm start (MPI4J_WARMUP=1; WARM=0: not)
+#               job runs without the warm start (MPI4J_WARMUP=0) and again with it
+#               (MPI4J_WARMUP=1, what mpi4jrun does by default where ranks have a core each;
+#               WARM=0: not)
 #   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
 #               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
 #               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c;
@@ -81,6 +83,9 @@ case "$pages" in
         export GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ;;   # inherited by mpirun's and mpi4jrun's ranks
   *) echo "unknown PAGES=$pages (4k, huge)"; exit 2 ;;
 esac
+# mpi4jrun warms its ranks up inside MPI.Init by default where they have a core each (auto): the
+# steady-state modes warm up by themselves and time Init without it; coldstart sets it per job.
+export MPI4J_WARMUP=${MPI4J_WARMUP:-0}
 out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
 if [ "$pages" = huge ]; then out=$out-huge-pages; fi
 
@@ -166,8 +171,8 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   # overlap: OSU's busy computation, then a sleep of the same length (a free core for progress)
   computes=${COMPUTES:-busy idle}
   [ "$mode" = coldstart ] && computes=once
-  # coldstart runs every Java job twice: as it comes (impl fabric, mpi) and with the optional
-  # warm start in Init (MPI4J_WARMUP=1: impl fabric-warm, mpi-warm); WARM=0 leaves the latter out.
+  # coldstart runs every Java job twice: without the warm start (MPI4J_WARMUP=0: impl fabric, mpi)
+  # and with it (MPI4J_WARMUP=1: impl fabric-warm, mpi-warm); WARM=0 leaves the latter out.
   warms=0
   [ "$mode" = coldstart ] && [ "${WARM:-1}" != 0 ] && warms="0 1"
   suffix=("" "-warm")

@@ -259,9 +259,15 @@ public final class MPI {
         return backend.threadLevel();
     }
 
-    /** MPI4J_WARMUP=1: the library's common paths run until compiled before Init returns (WarmStart). */
+    /** MPI4J_WARMUP=1 or auto: the library's common paths run until compiled before Init returns (WarmStart). */
     private static void warmStartIfAsked() {
-        if (!WarmStart.asked()) return;
+        WarmStart.Setting setting = WarmStart.setting();
+        if (!WarmStart.wanted(COMM_WORLD, setting)) {
+            if (setting == WarmStart.Setting.AUTO && io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
+                System.err.println("mpi4j: warm start: auto, skipped (a node runs more ranks than it has processors)");
+            }
+            return;
+        }
         WarmStart.Report report = WarmStart.run(COMM_WORLD);
         if (io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
             System.err.println("mpi4j: warm start: " + report);

@@ -25,17 +25,30 @@ class WarmStartTest {
 
     @Test
     void settingIsOffUnlessAskedAndThePropertyWins() {
-        assertFalse(WarmStart.asked(null, Map.of()));
-        assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", " ")));
+        assertEquals(WarmStart.Setting.OFF, WarmStart.setting(null, Map.of()));
+        assertEquals(WarmStart.Setting.OFF, WarmStart.setting(null, Map.of("MPI4J_WARMUP", " ")));
         for (String yes : new String[] {"1", "true", "ON", " yes "}) {
-            assertTrue(WarmStart.asked(null, Map.of("MPI4J_WARMUP", yes)), yes);
+            assertEquals(WarmStart.Setting.ON, WarmStart.setting(null, Map.of("MPI4J_WARMUP", yes)), yes);
         }
         for (String no : new String[] {"0", "false", "off", "No"}) {
-            assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", no)), no);
+            assertEquals(WarmStart.Setting.OFF, WarmStart.setting(null, Map.of("MPI4J_WARMUP", no)), no);
         }
-        assertFalse(WarmStart.asked("0", Map.of("MPI4J_WARMUP", "1")), "-Dmpi4j.warmup=0 wins over the environment");
-        assertTrue(WarmStart.asked("1", Map.of("MPI4J_WARMUP", "0")), "-Dmpi4j.warmup=1 wins over the environment");
-        assertFalse(WarmStart.asked(null, Map.of("MPI4J_WARMUP", "maybe")), "an unusable value means no warm start");
+        assertEquals(WarmStart.Setting.AUTO, WarmStart.setting(null, Map.of("MPI4J_WARMUP", " Auto")));
+        assertEquals(WarmStart.Setting.OFF, WarmStart.setting("0", Map.of("MPI4J_WARMUP", "1")),
+                "-Dmpi4j.warmup=0 wins over the environment");
+        assertEquals(WarmStart.Setting.ON, WarmStart.setting("1", Map.of("MPI4J_WARMUP", "0")),
+                "-Dmpi4j.warmup=1 wins over the environment");
+        assertEquals(WarmStart.Setting.OFF, WarmStart.setting(null, Map.of("MPI4J_WARMUP", "maybe")),
+                "an unusable value means no warm start");
+    }
+
+    @Test
+    void autoWarmsUpWhereEveryRankHasAProcessor() {
+        assertTrue(WarmStart.fitsProcessors(1, 1));
+        assertTrue(WarmStart.fitsProcessors(2, 2));
+        assertTrue(WarmStart.fitsProcessors(2, 16));
+        assertFalse(WarmStart.fitsProcessors(3, 2));
+        assertFalse(WarmStart.fitsProcessors(4, 2));
     }
 
     private static Jobs.Result job(List<String> cmd, String warmup) throws Exception {
@@ -70,11 +83,40 @@ class WarmStartTest {
 
     @Test
     void noWarmStartUnlessAsked() throws Exception {
-        Jobs.Result r = job(Jobs.mpi4jrun(2, List.of(), program()), null);
+        Jobs.Result r = job(Jobs.mpi4jrun(2, List.of(), program()), "0");
         assertFalse(r.output.contains("warm start"), r.toString());
         Jobs.Result bad = job(Jobs.mpi4jrun(2, List.of(), program()), "maybe");
         assertFalse(bad.output.contains(REPORT), bad.toString());
         assertTrue(bad.output.contains("ignoring MPI4J_WARMUP=maybe"), bad.toString());
+    }
+
+    /**
+     * mpi4jrun's default (the build's MPI4J_WARMUP=0 removed): auto, on where every rank has a
+     * processor, skipped where a node runs more ranks than it has. The rule's inputs are this
+     * machine's: every rank runs here.
+     */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 3})
+    void launcherWarmsUpByDefaultWhereRanksHaveAProcessorEach(int np) throws Exception {
+        Jobs.Result r = job(Jobs.mpi4jrun(np, List.of(), program()), "");
+        boolean fits = np <= Runtime.getRuntime().availableProcessors();
+        assertEquals(fits, r.output.contains(REPORT), "np " + np + " on "
+                + Runtime.getRuntime().availableProcessors() + " processors\n" + r);
+        assertEquals(!fits, r.output.contains("warm start: auto, skipped"), r.toString());
+    }
+
+    @Test
+    void launcherOptionWinsOverTheEnvironment() throws Exception {
+        List<String> cmd = Jobs.mpi4jrun(3, List.of("--warmup", "on"), program());
+        Jobs.Result r = job(cmd, "0");
+        assertTrue(r.output.contains(REPORT), "--warmup on, MPI4J_WARMUP=0 around the launcher\n" + r);
+    }
+
+    @Test
+    void programOutsideTheLauncherDoesNotWarmUp() throws Exception {
+        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
+        Jobs.Result r = job(Jobs.mpirun(2, program()), "");
+        assertFalse(r.output.contains("warm start"), "the library's own default is off\n" + r);
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.Map;
  * The command line of {@code mpi4jrun}:
  * <pre>
  * mpi4jrun -np N [--hosts h1:2,h2:2 | --hostfile F] [--agent CMD] [--timeout S] [--tag-output]
- *          [--tcp] [--mpi] [-x NAME=VALUE]... [java options] (Main | -jar app.jar | Prog.java) [args]
+ *          [--tcp] [--mpi] [--warmup auto|on|off] [-x NAME=VALUE]... [java options]
+ *          (Main | -jar app.jar | Prog.java) [args]
  * </pre>
  * Launcher options come first; everything from the first other token on is for java: options
  * up to the program (a class name, {@code -jar file}, or a {@code .java} source file), then the
@@ -36,6 +37,8 @@ public final class Options {
     public boolean oversubscribe;
     public boolean verbose;
     public String rendezvousHost = System.getenv("MPI4J_RENDEZVOUS_HOST");
+    /** MPI4J_WARMUP of every rank (mpi.WarmStart): --warmup, else -x, else the launcher's environment, else auto. */
+    public String warmup;
     public String mpi4jJar;
     public final Map<String, String> exports = new LinkedHashMap<>();
     /** java options before the program (-cp, -Xmx...), classpath kept apart. */
@@ -70,12 +73,20 @@ public final class Options {
             "  --tag-output         prefix every output line with [rank]",
             "  --tcp                use TCP between ranks of one host too (no shared memory)",
             "  --mpi                run under the system mpirun instead (MPI backend)",
+            "  --warmup MODE        compile mpi4j's paths inside MPI.Init, before the program's",
+            "                       first message: auto (default: where every node has a",
+            "                       processor per rank), on or off; or $MPI4J_WARMUP",
             "  -x NAME=VALUE        set an environment variable in every rank",
             "  --verbose            say what is started where",
             "  -h, --help           this text",
             "Also: java -jar mpi4j.jar run [these options] (see README).");
 
     public static Options parse(String[] argv) throws UsageException {
+        return parse(argv, System.getenv());
+    }
+
+    /** Parses {@code argv}; {@code env} is the launcher's environment (for the defaults it gives). */
+    public static Options parse(String[] argv, Map<String, String> env) throws UsageException {
         Options o = new Options();
         int i = 0;
         // Launcher options.
@@ -139,6 +150,14 @@ public final class Options {
                 case "--rendezvous-host":
                     o.rendezvousHost = value(argv, ++i, a);
                     continue;
+                case "--warmup": {
+                    String mode = value(argv, ++i, a).trim().toLowerCase(java.util.Locale.ROOT);
+                    if (!mode.equals("auto") && !mode.equals("on") && !mode.equals("off")) {
+                        throw new UsageException("--warmup needs auto, on or off, got '" + argv[i] + "'");
+                    }
+                    o.warmup = mode;
+                    continue;
+                }
                 case "--mpi4j-jar":
                     o.mpi4jJar = value(argv, ++i, a);
                     continue;
@@ -179,7 +198,21 @@ public final class Options {
         if (o.np < 1) throw new UsageException("missing -np N\n" + USAGE);
         if (o.program == null) throw new UsageException("missing the program to run\n" + USAGE);
         if (o.timeoutSeconds < 0) throw new UsageException("--timeout must be >= 0");
+        o.settleWarmup(env.get("MPI4J_WARMUP"));
         return o;
+    }
+
+    /**
+     * Every rank gets the same MPI4J_WARMUP, written into the exports (so remote ranks and
+     * mpirun's get it too, and no rank warms up alone): --warmup wins, then -x, then the
+     * launcher's own environment, then auto.
+     */
+    private void settleWarmup(String inherited) {
+        if (warmup != null) exports.put("MPI4J_WARMUP", warmup);
+        else if (!exports.containsKey("MPI4J_WARMUP")) {
+            exports.put("MPI4J_WARMUP", inherited != null && !inherited.isBlank() ? inherited : "auto");
+        }
+        warmup = exports.get("MPI4J_WARMUP");
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The launcher's command line, hosts and rank placement. */
@@ -32,6 +33,25 @@ class OptionsTest {
         assertEquals(List.of("x"), o.args);
         o = Options.parse(new String[] {"-np", "2", "Prog.java"});
         assertEquals("Prog.java", o.program);
+    }
+
+    @Test
+    void everyRankGetsOneWarmStartSetting() throws Exception {
+        String[] plain = {"-np", "2", "Main"};
+        assertEquals("auto", Options.parse(plain, Map.of()).exports.get("MPI4J_WARMUP"), "the launcher's default");
+        assertEquals("auto", Options.parse(plain, Map.of("MPI4J_WARMUP", " ")).exports.get("MPI4J_WARMUP"));
+        assertEquals("0", Options.parse(plain, Map.of("MPI4J_WARMUP", "0")).exports.get("MPI4J_WARMUP"),
+                "the launcher's environment, passed on to every rank (remote ones too)");
+        String[] exported = {"-np", "2", "-x", "MPI4J_WARMUP=1", "Main"};
+        assertEquals("1", Options.parse(exported, Map.of("MPI4J_WARMUP", "0")).exports.get("MPI4J_WARMUP"),
+                "-x wins over the environment");
+        String[] option = {"-np", "2", "--warmup", "OFF", "-x", "MPI4J_WARMUP=1", "Main"};
+        Options o = Options.parse(option, Map.of("MPI4J_WARMUP", "1"));
+        assertEquals("off", o.exports.get("MPI4J_WARMUP"), "--warmup wins over -x and the environment");
+        assertEquals("off", o.warmup);
+        Options.UsageException bad = assertThrows(Options.UsageException.class,
+                () -> Options.parse(new String[] {"-np", "2", "--warmup", "maybe", "Main"}, Map.of()));
+        assertTrue(bad.getMessage().contains("--warmup needs auto, on or off, got 'maybe'"), bad.getMessage());
     }
 
     @Test

@@ -139,7 +139,14 @@ public final class Jobs {
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         // mpi4jrun takes mpi4j from the build's classes (the jar is made after the tests).
         pb.environment().put("MPI4J_JAR", Path.of(basedir(), "target", "classes").toString());
-        if (env != null) pb.environment().putAll(env);
+        if (env != null) {
+            // An empty value removes the variable: a test that wants a default back (the build
+            // sets MPI4J_WARMUP=0 for every test's jobs, see pom.xml).
+            env.forEach((k, v) -> {
+                if (v.isEmpty()) pb.environment().remove(k);
+                else pb.environment().put(k, v);
+            });
+        }
         Path log = Files.createTempFile("mpi4j-job", ".log");
         pb.redirectOutput(log.toFile());
         Process p = pb.start();
