@@ -13,8 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The optional warm start (issue 12, item 1b): how the setting is read, and real jobs that ask
- * for it on the fabric (even and odd sizes: the odd rank has no partner) and on the MPI backend.
+ * The warm start (issue 12, item 1b): how the setting is read, mpi4jrun's default (auto) and
+ * its overrides, and real jobs that ask for it on the fabric (even and odd sizes: the odd rank
+ * has no partner) and on the MPI backend.
  * The program checks the world after Init against values from rank and size; the warm start's
  * own report (MPI4J_VERBOSE) says it ran its round trips and collectives and had the young
  * generation collected, without a full collection.
