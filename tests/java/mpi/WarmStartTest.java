@@ -113,6 +113,16 @@ class WarmStartTest {
         assertTrue(r.output.contains(REPORT), "--warmup on, MPI4J_WARMUP=0 around the launcher\n" + r);
     }
 
+    /** auto on the MPI backend: the node split and the agreement run over Open MPI. */
+    @Test
+    void autoUnderMpirunDecidesByTheNode() throws Exception {
+        assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
+        Jobs.Result r = job(Jobs.mpirun(2, program()), "auto");
+        boolean fits = 2 <= Runtime.getRuntime().availableProcessors(); // ranks unbound (--bind-to none)
+        assertEquals(fits, r.output.contains(REPORT), r.toString());
+        assertEquals(!fits, r.output.contains("warm start: auto, skipped"), r.toString());
+    }
+
     @Test
     void programOutsideTheLauncherDoesNotWarmUp() throws Exception {
         assumeTrue(Jobs.mpirunAvailable(), "mpirun is not on PATH");
