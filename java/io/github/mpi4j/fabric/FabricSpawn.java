@@ -472,7 +472,18 @@ final class FabricSpawn {
                 || k.equals("WORLD_SIZE") || k.equals("LOCAL_RANK") || k.equals("LOCAL_WORLD_SIZE")
                 || k.equals("MASTER_ADDR") || k.equals("MASTER_PORT") || k.startsWith("OMPI_") || k.startsWith("PMIX_")
                 || k.startsWith("PMI_") || k.startsWith("MV2_") || k.equals("SLURM_PROCID") || k.equals("SLURM_NTASKS"));
+        String warmup = childWarmup(env.get("MPI4J_WARMUP"));
+        if (warmup != null) env.put("MPI4J_WARMUP", warmup);
         return env;
+    }
+
+    /**
+     * The warm-start setting a spawned child gets from its parent's: {@code auto} (what mpi4jrun
+     * gives its ranks) becomes off, since children share the node with their parents, which their
+     * own world cannot count; an explicit setting passes unchanged (null: as it was).
+     */
+    static String childWarmup(String parents) {
+        return parents != null && parents.trim().equalsIgnoreCase("auto") ? "0" : null;
     }
 
     // ---- the children's side, and the end -------------------------------------------------

@@ -73,6 +73,26 @@ class SpawnTest {
     }
 
     /**
+     * Spawned children do not warm up under mpi4jrun's auto (their world cannot count the
+     * parents on their node): the singleton parent warms up and reports it; two children, whose
+     * own world has a processor per rank on a machine of 2 or more, would report a second time
+     * if they inherited auto.
+     */
+    @TestFactory
+    Stream<DynamicNode> fabricChildrenDoNotWarmUpUnderAuto() {
+        return Stream.of(DynamicTest.dynamicTest("singleton parent, MPI4J_WARMUP=auto", () -> {
+            Jobs.Result r = Jobs.run(plainJava(io.github.mpi4j.testing.RankRunner.class.getName(),
+                    SpawnSuite.class.getName(), "spawnTwoChildren"),
+                    Map.of("MPI4J_BACKEND", "fabric", "MPI4J_WARMUP", "auto", "MPI4J_VERBOSE", "1"), 180);
+            Assertions.assertTrue(r.exitCode == 0 && r.output.contains("RESULT 0 spawnTwoChildren world PASS"),
+                    r.toString());
+            long reports = r.output.lines().filter(l -> l.contains("mpi4j: warm start: ") && !l.contains("skipped"))
+                    .count();
+            Assertions.assertEquals(1, reports, "only the parent warms up\n" + r);
+        }));
+    }
+
+    /**
      * No orphans: a parent that aborts, exits without MPI.Finalize or dies outright takes its
      * spawned children with it (abort kills them, a shutdown hook kills them, and a crash ends
      * their lifeline to the parent's rendezvous store), within seconds.
