@@ -37,7 +37,7 @@ public final class Options {
     public boolean oversubscribe;
     public boolean verbose;
     public String rendezvousHost = System.getenv("MPI4J_RENDEZVOUS_HOST");
-    /** MPI4J_WARMUP of every rank (mpi.WarmStart): --warmup, else -x, else the launcher's environment, else auto. */
+    /** --warmup's value (null: not given); every rank's MPI4J_WARMUP is in {@link #exports}. */
     public String warmup;
     public String mpi4jJar;
     public final Map<String, String> exports = new LinkedHashMap<>();
@@ -212,7 +212,6 @@ public final class Options {
         else if (!exports.containsKey("MPI4J_WARMUP")) {
             exports.put("MPI4J_WARMUP", inherited != null && !inherited.isBlank() ? inherited : "auto");
         }
-        warmup = exports.get("MPI4J_WARMUP");
     }
 
     private static String value(String[] argv, int i, String option) throws UsageException {
