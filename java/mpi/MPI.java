@@ -262,11 +262,15 @@ public final class MPI {
     /** MPI4J_WARMUP=1 or auto: the library's common paths run until compiled before Init returns (WarmStart). */
     private static void warmStartIfAsked() {
         WarmStart.Setting setting = WarmStart.setting();
-        if (!WarmStart.wanted(COMM_WORLD, setting)) {
-            if (setting == WarmStart.Setting.AUTO && io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
-                System.err.println("mpi4j: warm start: auto, skipped (a node runs more ranks than it has processors)");
+        if (setting == WarmStart.Setting.OFF) return;
+        if (setting == WarmStart.Setting.AUTO) {
+            String skip = WarmStart.skipUnderAuto(COMM_WORLD);
+            if (skip != null) {
+                if (io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
+                    System.err.println("mpi4j: warm start: auto, skipped (" + skip + ")");
+                }
+                return;
             }
-            return;
         }
         WarmStart.Report report = WarmStart.run(COMM_WORLD);
         if (io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {

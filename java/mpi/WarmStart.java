@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * A warm start ({@code MPI4J_WARMUP=1|0|auto} or {@code -Dmpi4j.warmup=...}): before
  * {@code MPI.Init} returns, the ranks run the library's common paths until the JIT has compiled
  * them, so a program's first messages run at compiled speed. {@code auto} turns it on where
- * every node has a processor per rank ({@link #wanted}); {@code mpi4jrun} asks for {@code auto}
+ * every node has a processor per rank ({@link #skipUnderAuto}); {@code mpi4jrun} asks for {@code auto}
  * unless told otherwise, and the library alone does not warm up.
  *
  * <p>Why: a fresh JVM runs the send and receive paths in the interpreter (30-50 µs a message
@@ -108,14 +108,15 @@ final class WarmStart {
     }
 
     /**
-     * Whether the job warms up under {@code setting}; every rank of {@code world} must call this
-     * with the same setting. AUTO means on where every node runs no more ranks than a rank there
-     * has processors: that is where the JIT's compiler threads would take a core from a spinning
-     * rank, and where the warm start is short (1.3-1.8 s at 2 ranks on 2 cores, against 3.5 s at
-     * 4 ranks on 2). The ranks agree in one allreduce, so a job never half warms up.
+     * Under AUTO: why this job skips the warm start, or null to run it; every rank of
+     * {@code world} must call this. A world of one process has no messages to warm up. Otherwise
+     * the warm start runs where every node runs no more ranks than a rank there has processors:
+     * that is where the JIT's compiler threads would take a core from a spinning rank, and where
+     * the warm start is short (1.3-1.8 s at 2 ranks on 2 cores, against 3.5 s at 4 ranks on 2).
+     * The ranks agree in one allreduce, so a job never half warms up.
      */
-    static boolean wanted(Intracomm world, Setting setting) {
-        if (setting != Setting.AUTO) return setting == Setting.ON;
+    static String skipUnderAuto(Intracomm world) {
+        if (world.getSize() == 1) return "one process: no messages to warm up";
         Intracomm node = world.splitType(Comm.TYPE_SHARED, 0, null);
         int onNode;
         try {
@@ -125,7 +126,7 @@ final class WarmStart {
         }
         int[] fits = {fitsProcessors(onNode, Runtime.getRuntime().availableProcessors()) ? 1 : 0};
         world.allReduce(fits, 1, MPI.INT, MPI.MIN);
-        return fits[0] == 1;
+        return fits[0] == 1 ? null : "a node runs more ranks than it has processors";
     }
 
     /** The AUTO rule of one node: as many ranks as processors, or fewer. */
