@@ -12,7 +12,8 @@ import mpi.Request;
  * <pre>
  *   Overlap array|direct [sizes=1048576,16777216] [iters=20] [busy|idle]
  * </pre>
- * For each size (bytes of doubles, SUM), after a warm-up of {@code iters} calls and at least 3 s:
+ * For each size (bytes of doubles, SUM), after a warm-up of at least {@code iters} calls and 3 s,
+ * which goes on until no rank's JIT has compiled anything for 2 s (at most 60 s):
  * <ol>
  *   <li>pure: average time of {@code iAllReduce} + {@code waitFor} alone;</li>
  *   <li>compute: a busy loop (floating-point work, no MPI calls) sized to the pure time, timed
@@ -95,6 +96,10 @@ public final class Overlap {
 
     /** Shortest warm-up per size (time), on top of the iters calls. */
     private static final long WARM_UP_NANOS = 3_000_000_000L;
+    /** How long no compilation may have finished on a rank before its warm-up may end. */
+    private static final long JIT_QUIET_NANOS = 2_000_000_000L;
+    /** Longest warm-up per size, quiet or not. */
+    private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
 
     /** {pure, compute, overall} in µs, each the mean over ranks. */
     private static double[] measure(Intracomm comm, boolean direct, int bytes, int iters, boolean sleeps) {
@@ -119,7 +124,12 @@ public final class Overlap {
         // once, and a call left to progress while the rank computes (or sleeps) as long as the
         // previous call took (otherwise the progress thread's path is compiled, or with
         // -Xbatch waited for, inside the timed loop).
-        long until = System.nanoTime() + WARM_UP_NANOS;
+        // The warm-up ends when the JIT has gone quiet on every rank (JitQuiet): a call
+        // progressed by the other thread reaches the compile thresholds of its per-call methods
+        // only after thousands of calls (6-7 s at 1 MiB here), and under -Xbatch each of those
+        // late compilations stopped a call for 30-60 ms inside the timed loop.
+        long start = System.nanoTime();
+        JitQuiet jit = new JitQuiet();
         int[] more = {1};
         long last = 1000;
         for (int i = 0; more[0] == 1; i++) {
@@ -128,8 +138,10 @@ public final class Overlap {
             if (i % 2 == 1) work(sleeps, last);
             r.waitFor();
             if (i % 2 == 0) last = System.nanoTime() - a;
-            more[0] = i + 1 < 2 * iters || System.nanoTime() < until ? 1 : 0;
-            comm.bcast(more, 1, MPI.INT, 0);
+            long elapsed = System.nanoTime() - start;
+            boolean enough = i + 1 >= 2 * iters && elapsed >= WARM_UP_NANOS && jit.quietFor(JIT_QUIET_NANOS);
+            more[0] = enough || elapsed >= WARM_UP_LIMIT_NANOS ? 0 : 1;
+            comm.allReduce(more, 1, MPI.INT, MPI.MAX);
         }
         comm.barrier();
         long t0 = System.nanoTime();
