@@ -94,10 +94,13 @@ public final class Overlap {
         return now - start;
     }
 
-    /** Shortest warm-up per size (time), on top of the iters calls. */
-    private static final long WARM_UP_NANOS = 3_000_000_000L;
-    /** How long no compilation may have finished on a rank before its warm-up may end. */
-    private static final long JIT_QUIET_NANOS = 2_000_000_000L;
+    /** Shortest warm-up per size, on top of the iters calls ({@code -Dmpi4j.overlap.warmup.ms}, 3000). */
+    private static final long WARM_UP_NANOS = Long.getLong("mpi4j.overlap.warmup.ms", 3000) * 1_000_000;
+    /**
+     * How long no compilation may have finished on a rank before its warm-up may end
+     * ({@code -Dmpi4j.overlap.quiet.ms}, 2000; the tests shorten both).
+     */
+    private static final long JIT_QUIET_NANOS = Long.getLong("mpi4j.overlap.quiet.ms", 2000) * 1_000_000;
     /** Longest warm-up per size, quiet or not. */
     private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
 
@@ -119,7 +122,7 @@ public final class Overlap {
         // Warm-up: JIT, buffers, schedules (OSU skips its first iterations the same way), at
         // least iters calls and WARM_UP_NANOS (a fresh JVM needs hundreds of calls of a large
         // collective before the reductions and the progress loop are compiled); every rank
-        // agrees on stopping (rank 0 decides), or the calls would not match.
+        // agrees on stopping, or the calls would not match.
         // Both forms are warmed up, as OSU skips iterations of both loops: a call waited for at
         // once, and a call left to progress while the rank computes (or sleeps) as long as the
         // previous call took (otherwise the progress thread's path is compiled, or with
@@ -128,11 +131,15 @@ public final class Overlap {
         // progressed by the other thread reaches the compile thresholds of its per-call methods
         // only after thousands of calls (6-7 s at 1 MiB here), and under -Xbatch each of those
         // late compilations stopped a call for 30-60 ms inside the timed loop.
+        // Each warm-up call also ends with the calls that come between the timed loops (a
+        // barrier, a MAX allreduce of doubles): the first barrier after a warm-up without one
+        // took branches and types the compiled collective paths had never seen, and their
+        // deoptimisation and recompilation fell into the timed loops.
         long start = System.nanoTime();
         JitQuiet jit = new JitQuiet();
-        int[] more = {1};
+        double[] more = {1}, anyMore = {1};
         long last = 1000;
-        for (int i = 0; more[0] == 1; i++) {
+        for (int i = 0; anyMore[0] == 1; i++) {
             long a = System.nanoTime();
             Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
             if (i % 2 == 1) work(sleeps, last);
@@ -141,7 +148,8 @@ public final class Overlap {
             long elapsed = System.nanoTime() - start;
             boolean enough = i + 1 >= 2 * iters && elapsed >= WARM_UP_NANOS && jit.quietFor(JIT_QUIET_NANOS);
             more[0] = enough || elapsed >= WARM_UP_LIMIT_NANOS ? 0 : 1;
-            comm.allReduce(more, 1, MPI.INT, MPI.MAX);
+            comm.barrier();
+            comm.allReduce(more, anyMore, 1, MPI.DOUBLE, MPI.MAX);
         }
         comm.barrier();
         long t0 = System.nanoTime();

@@ -39,7 +39,10 @@ class ColdOverlapJobTest {
             cmd.addAll(program.subList(1, program.size()));
             return cmd;
         }
-        List<String> java = new ArrayList<>(List.of("-cp", Jobs.classpath()));
+        // Overlap's warm-up, 3 s and 2 s without compilations per size, shortened to keep the
+        // jobs short; its rules still apply.
+        List<String> java = new ArrayList<>(List.of("-Dmpi4j.overlap.warmup.ms=300", "-Dmpi4j.overlap.quiet.ms=200",
+                "-cp", Jobs.classpath()));
         java.add(program.get(0).equals("coldstart_c") ? ColdStart.class.getName() : Overlap.class.getName());
         java.addAll(program.subList(1, program.size()));
         if (launcher.equals("mpirun")) {
