@@ -132,12 +132,13 @@ public final class Overlap {
         // only after thousands of calls (6-7 s at 1 MiB here), and under -Xbatch each of those
         // late compilations stopped a call for 30-60 ms inside the timed loop.
         // Each warm-up call also ends with the calls that come between the timed loops (a
-        // barrier, a MAX allreduce of doubles): the first barrier after a warm-up without one
-        // took branches and types the compiled collective paths had never seen, and their
-        // deoptimisation and recompilation fell into the timed loops.
+        // barrier, a MAX allreduce of doubles from fresh arrays): a first barrier after the
+        // warm-up, and a first allreduce from arrays the buffer cache had not seen, took
+        // branches the compiled collective paths had never taken, and their deoptimisation and
+        // recompilation fell into the timed loops (a 2-4 ms call 125 calls in).
         long start = System.nanoTime();
         JitQuiet jit = new JitQuiet();
-        double[] more = {1}, anyMore = {1};
+        double[] anyMore = {1};
         long last = 1000;
         for (int i = 0; anyMore[0] == 1; i++) {
             long a = System.nanoTime();
@@ -147,7 +148,8 @@ public final class Overlap {
             if (i % 2 == 0) last = System.nanoTime() - a;
             long elapsed = System.nanoTime() - start;
             boolean enough = i + 1 >= 2 * iters && elapsed >= WARM_UP_NANOS && jit.quietFor(JIT_QUIET_NANOS);
-            more[0] = enough || elapsed >= WARM_UP_LIMIT_NANOS ? 0 : 1;
+            double[] more = {enough || elapsed >= WARM_UP_LIMIT_NANOS ? 0 : 1};
+            anyMore = new double[1];
             comm.barrier();
             comm.allReduce(more, anyMore, 1, MPI.DOUBLE, MPI.MAX);
         }
