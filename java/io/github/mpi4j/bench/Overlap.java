@@ -130,7 +130,7 @@ public final class Overlap {
         // The warm-up ends when the JIT has gone quiet on every rank (JitQuiet): a call
         // progressed by the other thread reaches the compile thresholds of its per-call methods
         // only after thousands of calls (6-7 s at 1 MiB here), and under -Xbatch each of those
-        // late compilations stopped a call for 30-60 ms inside the timed loop.
+        // late compilations stopped a call for 30-150 ms inside the timed loop.
         // Each warm-up call also ends with the calls that come between the timed loops (a
         // barrier, a MAX allreduce of doubles from fresh arrays): a first barrier after the
         // warm-up, and a first allreduce from arrays the buffer cache had not seen, took
