@@ -1,7 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
-import java.lang.management.CompilationMXBean;
+import io.github.mpi4j.runtime.JitQuiet;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -264,20 +264,12 @@ final class WarmStart {
 
     /** Waits until no compilation has finished for SETTLED_MS, or SETTLE_LIMIT_MS; whether it settled. */
     static boolean waitForCompiler() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) return false;
+        JitQuiet jit = new JitQuiet();
+        if (!jit.known()) return false;
         long limit = System.nanoTime() + SETTLE_LIMIT_MS * 1_000_000;
-        long last = jit.getTotalCompilationTime();
-        long quietSince = System.nanoTime();
         while (System.nanoTime() - limit < 0) {
             LockSupport.parkNanos(10_000_000);
-            long now = jit.getTotalCompilationTime();
-            if (now != last) {
-                last = now;
-                quietSince = System.nanoTime();
-            } else if (System.nanoTime() - quietSince >= SETTLED_MS * 1_000_000) {
-                return true;
-            }
+            if (jit.quietFor(SETTLED_MS * 1_000_000)) return true;
         }
         return false;
     }

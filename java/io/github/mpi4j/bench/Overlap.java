@@ -1,5 +1,6 @@
 package io.github.mpi4j.bench;
 
+import io.github.mpi4j.runtime.JitQuiet;
 import java.nio.DoubleBuffer;
 import java.util.Locale;
 import mpi.Intracomm;

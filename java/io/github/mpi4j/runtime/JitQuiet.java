@@ -1,23 +1,28 @@
-package io.github.mpi4j.bench;
+package io.github.mpi4j.runtime;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
- * Tells a benchmark's warm-up when this JVM's JIT has stopped compiling: the time since a
- * compilation last finished, read from the compiler's accumulated time. A steady state in
- * which the compiler still works is not one: a method that reaches its C2 threshold late
- * takes a core away (or, under {@code -Xbatch}, stops its caller) inside the timed loop.
- * Where the JVM cannot tell, it counts as quiet (the warm-up then ends by its other rules).
+ * Tells whether this JVM's JIT has stopped compiling: the time since a compilation last
+ * finished, read from the compiler's accumulated time. The warm start waits for it before
+ * {@code Init} returns, and the overlap benchmark's warm-up before it times anything: code
+ * the compiler still works on is not at its steady state, and a method that reaches its C2
+ * threshold late takes a core away (or, under {@code -Xbatch}, stops its caller).
  */
-final class JitQuiet {
+public final class JitQuiet {
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final boolean known = jit != null && jit.isCompilationTimeMonitoringSupported();
     private long lastTotal = known ? jit.getTotalCompilationTime() : 0;
     private long changedAt = System.nanoTime();
 
+    /** Whether this JVM reports its compilation time (if not, {@link #quietFor} is always true). */
+    public boolean known() {
+        return known;
+    }
+
     /** Whether no compilation has finished in the last {@code nanos} ns (since this object's creation at most). */
-    boolean quietFor(long nanos) {
+    public boolean quietFor(long nanos) {
         if (!known) return true;
         long now = System.nanoTime();
         long total = jit.getTotalCompilationTime();
