@@ -54,9 +54,11 @@ public final class BufAccess {
     /**
      * Byte payloads up to this size move 8 bytes at a time with plain gets and puts: for a small
      * message the JDK's bulk copy costs more in its checks and stub call than the copy itself
-     * (the 8-byte message rate and latency, issue 12 item 1).
+     * (the 8-byte message rate and latency, issue 12 item 1). Not beyond 32: from 33 bytes the
+     * loop's eight or more bounds-checked steps per side cost more than the bulk copy (64-byte
+     * latency 0.248 µs with a limit of 64, 0.214 with 32; docs/performance.md, twenty-fourth session).
      */
-    static final int SMALL_COPY = 64;
+    static final int SMALL_COPY = 32;
 
     /**
      * {@code n} bytes of a byte array or byte buffer from element {@code from} into {@code dst}
