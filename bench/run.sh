@@ -4,6 +4,7 @@
 # GPU benchmarks (gpu-overhead, nccl).
 #
 #   bench/run.sh [mpi|fabric|fabric-tcp]      REPS=3 MAX=16777216 BW_MAX=4194304 NPS="2 4"
+#   bench/run.sh small                        REPS=15 MAX=64 BW_MAX=64
 #   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
@@ -14,6 +15,11 @@
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
 #   fabric-tcp  the fabric with TCP between all ranks vs  C over Open MPI --mca btl tcp,self,
 #               and vs raw loopback TCP (bench/tcp_raw.c) for bandwidth
+#   small       fabric's latency and bw tests alone, to 64 bytes at np 2, 15 repetitions: issue
+#               12's small-message targets (8-byte latency and message rate). A shared guest can
+#               run everything, C included, 2-3 times slower for seconds at a time (a quarter to a
+#               third of jobs; docs/performance.md, twenty-fourth session); with many short jobs
+#               the medians of both sides come from the usual state, not from a draw of two
 #   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
@@ -66,8 +72,12 @@ jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
-case "$mode" in mpi|fabric|fabric-tcp|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
-  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
+case "$mode" in mpi|fabric|fabric-tcp|small|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
+  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, small, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
+tests="latency bw allreduce bcast"
+if [ "$mode" = small ]; then   # the fabric's small-message tests, many times (see above)
+  mode=fabric; tests="latency bw"; reps=${REPS:-15}; max=${MAX:-64}; bw_max=${BW_MAX:-64}; nps=2
+fi
 # A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
 # is written again and again (pre-touched below, or after one pass of allocation), and not so
 # much cold pre-touched memory that the kernel's DAMON page-out scan (kdamond, which this VM
@@ -86,7 +96,7 @@ esac
 # mpi4jrun warms its ranks up inside MPI.Init by default where they have a core each (auto): the
 # steady-state modes warm up by themselves and time Init without it; coldstart sets it per job.
 export MPI4J_WARMUP=${MPI4J_WARMUP:-0}
-out=bench/results/$(date +%Y-%m-%d-%H%M)-$mode
+out=bench/results/$(date +%Y-%m-%d-%H%M)-${1:-$mode}
 if [ "$pages" = huge ]; then out=$out-huge-pages; fi
 
 if [ "$mode" = gpu-overhead ]; then
@@ -292,13 +302,13 @@ placement() {   # what
     >> "$out/machine.txt"
 }
 
-{ echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+{ echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode ($tests, REPS=$reps)"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "cores: $(nproc)"; echo "java: $(java -version 2>&1 | head -1)"; echo "mpi: $(mpirun --version 2>&1 | head -1)"
   echo "pages: $pages (Java and C)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
 for rep in $(seq 1 "$reps"); do
-  for test in latency bw allreduce bcast; do
+  for test in $tests; do
     for np in $nps; do
       if [ "$test" = latency ] || [ "$test" = bw ]; then [ "$np" = 2 ] || continue; fi
       echo "== rep $rep: $test np=$np" >&2
@@ -312,7 +322,7 @@ for rep in $(seq 1 "$reps"); do
   if [ "$mode" = fabric-tcp ]; then
     "$tcp_raw" "$bw_max" | record 2 "$rep"
   fi
-  if [ "$mode" != mpi ]; then
+  if [ "$mode" != mpi ] && [ "$tests" != "latency bw" ]; then
     run_java 4 init array | record 4 "$rep"
   fi
 done
