@@ -21,12 +21,13 @@ import mpi.Request;
  * </ul>
  * With {@code persistent}, the 64 sends and receives are persistent requests made once
  * ({@code sendInit}, {@code recvInit}) and posting is {@code Prequest.startAll}: the loop of a
- * halo exchange, which allocates nothing per message.
+ * halo exchange, which allocates nothing per message. With {@code direct}, the 64 buffers are
+ * direct buffers of 8 bytes ({@code MPI.newByteBuffer}), as in {@code Osu bw direct}.
  * Prints, per round after two of warm-up, on each rank: the time per message spent posting
  * ({@code iSend} or {@code iRecv}, or the starts) and in {@code waitAll}, and the heap bytes the
  * rank's thread allocated per message; then the medians.
  * <pre>
- *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent]]]]
+ *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent|direct]...]]]
  * </pre>
  */
 public final class RatePhases {
@@ -40,11 +41,17 @@ public final class RatePhases {
         long delay = args.length > 0 ? Long.parseLong(args[0]) : 40_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         int windows = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
-        boolean persistent = args.length > 3 && args[3].equals("persistent");
+        boolean persistent = false, direct = false;
+        for (int i = 3; i < args.length; i++) {
+            if (args[i].equals("persistent")) persistent = true;
+            else if (args[i].equals("direct")) direct = true;
+            else throw new IllegalArgumentException("option " + args[i] + " (persistent or direct)");
+        }
         Intracomm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
         if (comm.getSize() < 2) throw new IllegalStateException("RatePhases needs 2 ranks");
-        byte[][] bufs = new byte[WINDOW][SIZE];
+        Object[] bufs = new Object[WINDOW];
+        for (int k = 0; k < WINDOW; k++) bufs[k] = direct ? MPI.newByteBuffer(SIZE) : new byte[SIZE];
         Request[] reqs = new Request[WINDOW];
         Prequest[] started = new Prequest[WINDOW];
         if (persistent && rank <= 1) {
