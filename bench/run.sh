@@ -294,12 +294,16 @@ record() {   # np rep
   grep '^RESULT' | sed "s/^/np=$1 rep=$2 /" >> "$out/raw.txt"
 }
 # Which vCPUs the ranks share this moment: a cache line's one-way time between two threads
-# (bench/cpu_pair.c). On a shared cloud guest it flips between about 70 ns (one L3) and 220 ns
-# (two core complexes) within seconds, and the small sizes' ratios flip with it.
-placement() {   # what
+# (bench/cpu_pair.c). On a shared cloud guest it flips between about 50 ns (one L3) and 220 ns
+# (two core complexes) within seconds, and every size's time flips with it, C's as much as
+# Java's (2-2.6x at 8 bytes). Read before every job and kept with its results, so that Report
+# can compare jobs that ran in the same placement.
+placement() {   # np rep test kind
   [ -x "$cpu_pair" ] || return 0
-  echo "cpu pair before $1: $("$cpu_pair" | awk '/line_ns/{print $4 " ns"} /shared_core/{print "shared_core " $4}' | paste -sd' ')" \
-    >> "$out/machine.txt"
+  local ns
+  ns=$("$cpu_pair" | awk '/line_ns/{print $4}')
+  echo "cpu pair before $3 $4 np=$1 rep $2: $ns ns" >> "$out/machine.txt"
+  echo "np=$1 rep=$2 RESULT pairline_$3 $4 0 $ns" >> "$out/raw.txt"
 }
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode ($tests, REPS=$reps)"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
@@ -312,9 +316,10 @@ for rep in $(seq 1 "$reps"); do
     for np in $nps; do
       if [ "$test" = latency ] || [ "$test" = bw ]; then [ "$np" = 2 ] || continue; fi
       echo "== rep $rep: $test np=$np" >&2
-      placement "$test np=$np rep $rep"
+      placement "$np" "$rep" "$test" c
       run_c "$np" "$test" | record "$np" "$rep"
       for kind in array direct; do
+        placement "$np" "$rep" "$test" "$kind"
         run_java "$np" "$test" "$kind" | record "$np" "$rep"
       done
     done

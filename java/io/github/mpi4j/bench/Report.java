@@ -52,7 +52,11 @@ public final class Report {
         allocations(md);
         table(md, targets, "bw", "2", "c", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
         messageRate(md);
-        if (backend.equals("fabric")) sameRepetitionRatios(md);
+        if (backend.equals("fabric")) {
+            sameRepetitionRatios(md);
+            byPlacement(md, true);
+            byPlacement(md, false);
+        }
         table(md, targets, "bw", "2", "raw", "bandwidth vs raw loopback TCP, MB/s; ratio = Java / raw TCP", false);
         for (String np : new String[] {"2", "4"}) {
             table(md, targets, "allreduce", np, "c", "allreduce of doubles, µs per call (lower is better); ratio = Java / C", false);
@@ -158,6 +162,74 @@ public final class Report {
             }
             md.append(row).append(" | ").append(pairs).append(" |\n");
         }
+    }
+
+    /**
+     * A cache line's one-way time between the two vCPUs (bench/cpu_pair.c, read just before each
+     * job) under which the job counts as run in the fast placement: 35-60 ns with the vCPUs in one
+     * core complex, 200-245 ns in two, on the development guest.
+     */
+    private static final double FAST_LINE_NS = 120;
+
+    /**
+     * Issue 12's small-message targets from the jobs of one placement only: the medians of C,
+     * arrays and direct buffers over the jobs that found the vCPUs in that placement just before
+     * they started (a placement can still change during a job).
+     */
+    private static void byPlacement(StringBuilder md, boolean fast) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (String key : BY_REP.keySet()) {
+            String[] k = key.split(" ");
+            if (k[0].equals("2") && k[1].equals("latency") && k[2].equals("c") && Long.parseLong(k[3]) <= 64) {
+                sizes.add(Long.parseLong(k[3]));
+            }
+        }
+        if (sizes.isEmpty() || !BY_REP.containsKey("2 pairline_latency c 0")) return;
+        md.append("\n### small messages, np 2, jobs in the ").append(fast ? "fast" : "slow")
+                .append(" placement (a cache line ").append(fast ? "under " : "at or over ")
+                .append(fmt("%.0f", FAST_LINE_NS)).append(" ns just before the job): medians\n\n");
+        md.append("| bytes | latency C | array | direct | array ratio | direct ratio | rate C (M/s) | array | direct | ")
+                .append("array ratio | direct ratio | jobs C/array/direct, latency; rate |\n")
+                .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (long size : sizes) {
+            StringBuilder row = new StringBuilder("| " + size);
+            String jobs = "";
+            for (String test : new String[] {"latency", "bw"}) {
+                double scale = test.equals("bw") ? size : 1;  // bw in MB/s -> millions of messages/s
+                List<Double> c = inPlacement(test, "c", size, fast);
+                List<Double> a = inPlacement(test, "array", size, fast);
+                List<Double> d = inPlacement(test, "direct", size, fast);
+                double cm = c.isEmpty() ? Double.NaN : median(c) / scale;
+                row.append(" | ").append(fmt(test.equals("bw") ? "%.2f" : "%.3f", cm));
+                for (List<Double> j : List.of(a, d)) {
+                    row.append(" | ").append(j.isEmpty() ? "" : fmt(test.equals("bw") ? "%.2f" : "%.3f", median(j) / scale));
+                }
+                for (List<Double> j : List.of(a, d)) {
+                    if (j.isEmpty() || c.isEmpty()) {
+                        row.append(" | ");
+                        continue;
+                    }
+                    double r = median(j) / scale / cm;
+                    boolean met = test.equals("latency") ? r <= 1.0 : r >= 1.0;
+                    row.append(" | ").append(fmt("%.2f", r)).append(size == 8 ? (met ? " ✓" : " ✗") : "");
+                }
+                jobs += (jobs.isEmpty() ? "" : "; ") + c.size() + "/" + a.size() + "/" + d.size();
+            }
+            md.append(row).append(" | ").append(jobs).append(" |\n");
+        }
+    }
+
+    /** The values of one test, kind and size from jobs that found the vCPUs in the placement asked for. */
+    private static List<Double> inPlacement(String test, String kind, long size, boolean fast) {
+        List<Double> out = new ArrayList<>();
+        Map<Integer, Double> values = BY_REP.get("2 " + test + " " + kind + " " + size);
+        Map<Integer, Double> lines = BY_REP.get("2 pairline_" + test + " " + kind + " 0");
+        if (values == null || lines == null) return out;
+        for (Map.Entry<Integer, Double> e : values.entrySet()) {
+            Double line = lines.get(e.getKey());
+            if (line != null && (line < FAST_LINE_NS) == fast) out.add(e.getValue());
+        }
+        return out;
     }
 
     /** Java / reference for each repetition that has both. */
