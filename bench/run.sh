@@ -17,9 +17,10 @@
 #               and vs raw loopback TCP (bench/tcp_raw.c) for bandwidth
 #   small       fabric's latency and bw tests alone, to 64 bytes at np 2, 15 repetitions: issue
 #               12's small-message targets (8-byte latency and message rate). A shared guest can
-#               run everything, C included, 2-3 times slower for seconds at a time (a quarter to a
-#               third of jobs; docs/performance.md, twenty-fourth session); with many short jobs
-#               the medians of both sides come from the usual state, not from a draw of two
+#               place its two vCPUs in two core complexes for seconds to minutes, which runs
+#               everything, C included, 2-2.6 times slower at small sizes (docs/performance.md,
+#               twenty-fourth session); Report then compares the jobs of each placement, as read
+#               by cpu_pair just before every job, and each Java job with its repetition's C job
 #   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library

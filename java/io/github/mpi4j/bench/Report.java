@@ -32,6 +32,8 @@ public final class Report {
 
     public static void main(String[] args) throws IOException {
         String backend = args.length > 1 ? args[1] : "mpi";
+        VALUES.clear();  // (a second report in one JVM, as in the tests, starts afresh)
+        BY_REP.clear();
         for (String line : Files.readAllLines(Path.of(args[0]))) {
             String[] f = line.trim().split("\\s+");
             if (f.length < 7 || !f[2].equals("RESULT")) continue;
@@ -200,7 +202,7 @@ public final class Report {
                 List<Double> a = inPlacement(test, "array", size, fast);
                 List<Double> d = inPlacement(test, "direct", size, fast);
                 double cm = c.isEmpty() ? Double.NaN : median(c) / scale;
-                row.append(" | ").append(fmt(test.equals("bw") ? "%.2f" : "%.3f", cm));
+                row.append(" | ").append(c.isEmpty() ? "" : fmt(test.equals("bw") ? "%.2f" : "%.3f", cm));
                 for (List<Double> j : List.of(a, d)) {
                     row.append(" | ").append(j.isEmpty() ? "" : fmt(test.equals("bw") ? "%.2f" : "%.3f", median(j) / scale));
                 }
