@@ -105,13 +105,7 @@ public final class Report {
      * its MB/s over the message size, in millions of messages per second; ratio = Java / C.
      */
     private static void messageRate(StringBuilder md) {
-        TreeSet<Long> sizes = new TreeSet<>();
-        for (String key : VALUES.keySet()) {
-            String[] k = key.split(" ");
-            if (k[0].equals("2") && k[1].equals("bw") && k[2].equals("c") && Long.parseLong(k[3]) <= 4096) {
-                sizes.add(Long.parseLong(k[3]));
-            }
-        }
+        TreeSet<Long> sizes = sizes("2", "bw", "c", 4096);
         if (sizes.isEmpty()) return;
         md.append("\n### message rate, np 2: window of 64 (the bw loop), millions of messages/s (higher is better); ")
                 .append("ratio = Java / C, target ≥ 1.0\n\n");
@@ -134,13 +128,7 @@ public final class Report {
      * jobs, the ratio of the two medians compares jobs of different states, and this one does not.
      */
     private static void sameRepetitionRatios(StringBuilder md) {
-        TreeSet<Long> sizes = new TreeSet<>();
-        for (String key : BY_REP.keySet()) {
-            String[] k = key.split(" ");
-            if (k[0].equals("2") && k[1].equals("latency") && k[2].equals("c") && Long.parseLong(k[3]) <= 64) {
-                sizes.add(Long.parseLong(k[3]));
-            }
-        }
+        TreeSet<Long> sizes = sizes("2", "latency", "c", 64);
         if (sizes.isEmpty()) return;
         md.append("\n### small messages, np 2: median of the per-repetition ratios (each Java job / the C job of ")
                 .append("its repetition); targets at 8 bytes: latency ≤ 1.0, rate ≥ 1.0\n\n");
@@ -179,13 +167,7 @@ public final class Report {
      * they started (a placement can still change during a job).
      */
     private static void byPlacement(StringBuilder md, boolean fast) {
-        TreeSet<Long> sizes = new TreeSet<>();
-        for (String key : BY_REP.keySet()) {
-            String[] k = key.split(" ");
-            if (k[0].equals("2") && k[1].equals("latency") && k[2].equals("c") && Long.parseLong(k[3]) <= 64) {
-                sizes.add(Long.parseLong(k[3]));
-            }
-        }
+        TreeSet<Long> sizes = sizes("2", "latency", "c", 64);
         if (sizes.isEmpty() || !BY_REP.containsKey("2 pairline_latency c 0")) return;
         md.append("\n### small messages, np 2, jobs in the ").append(fast ? "fast" : "slow")
                 .append(" placement (a cache line ").append(fast ? "under " : "at or over ")
@@ -246,6 +228,18 @@ public final class Report {
         return out;
     }
 
+    /** The message sizes, up to {@code max} bytes, of one np, test and kind's results. */
+    private static TreeSet<Long> sizes(String np, String test, String kind, long max) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (String key : VALUES.keySet()) {
+            String[] k = key.split(" ");
+            if (k[0].equals(np) && k[1].equals(test) && k[2].equals(kind) && Long.parseLong(k[3]) <= max) {
+                sizes.add(Long.parseLong(k[3]));
+            }
+        }
+        return sizes;
+    }
+
     private static double median(List<Double> v) {
         List<Double> s = new ArrayList<>(v);
         Collections.sort(s);
@@ -259,11 +253,7 @@ public final class Report {
 
     private static void table(StringBuilder md, Targets targets, String test, String np, String ref, String title,
                               boolean diff) {
-        TreeSet<Long> sizes = new TreeSet<>();
-        for (String key : VALUES.keySet()) {
-            String[] k = key.split(" ");
-            if (k[0].equals(np) && k[1].equals(test) && k[2].equals(ref)) sizes.add(Long.parseLong(k[3]));
-        }
+        TreeSet<Long> sizes = sizes(np, test, ref, Long.MAX_VALUE);
         if (sizes.isEmpty()) return;
         String refName = ref.equals("c") ? "C" : "raw TCP";
         md.append("\n### ").append(test).append(", np ").append(np).append(": ").append(title).append("\n\n");
