@@ -75,9 +75,11 @@ tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
 case "$mode" in mpi|fabric|fabric-tcp|small|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, small, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
+run_name=$mode      # names the results folder
 tests="latency bw allreduce bcast"
+time_init=1         # the fabric modes also time MPI.Init at np 4
 if [ "$mode" = small ]; then   # the fabric's small-message tests, many times (see above)
-  mode=fabric; tests="latency bw"; reps=${REPS:-15}; max=${MAX:-64}; bw_max=${BW_MAX:-64}; nps=2
+  mode=fabric; tests="latency bw"; time_init=0; reps=${REPS:-15}; max=${MAX:-64}; bw_max=${BW_MAX:-64}; nps=2
 fi
 # A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
 # is written again and again (pre-touched below, or after one pass of allocation), and not so
@@ -97,7 +99,7 @@ esac
 # mpi4jrun warms its ranks up inside MPI.Init by default where they have a core each (auto): the
 # steady-state modes warm up by themselves and time Init without it; coldstart sets it per job.
 export MPI4J_WARMUP=${MPI4J_WARMUP:-0}
-out=bench/results/$(date +%Y-%m-%d-%H%M)-${1:-$mode}
+out=bench/results/$(date +%Y-%m-%d-%H%M)-$run_name
 if [ "$pages" = huge ]; then out=$out-huge-pages; fi
 
 if [ "$mode" = gpu-overhead ]; then
@@ -328,7 +330,7 @@ for rep in $(seq 1 "$reps"); do
   if [ "$mode" = fabric-tcp ]; then
     "$tcp_raw" "$bw_max" | record 2 "$rep"
   fi
-  if [ "$mode" != mpi ] && [ "$tests" != "latency bw" ]; then
+  if [ "$mode" != mpi ] && [ "$time_init" = 1 ]; then
     run_java 4 init array | record 4 "$rep"
   fi
 done
