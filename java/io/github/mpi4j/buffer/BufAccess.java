@@ -52,10 +52,7 @@ public final class BufAccess {
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     /**
-     * Byte payloads up to this size move 8 bytes at a time with plain gets and puts, and their
-     * last 1-7 bytes in at most one 4-, one 2- and one 1-byte step (a direct buffer's get or put
-     * is a bounds check and a scope check each, so a byte loop made the 4-byte direct-buffer
-     * message rate 0.73x C against 0.97x for arrays, twenty-fourth session): for a small
+     * Byte payloads up to this size move 8 bytes at a time with plain gets and puts: for a small
      * message the JDK's bulk copy costs more in its checks and stub call than the copy itself
      * (the 8-byte message rate and latency, issue 12 item 1). Not beyond 32: from 33 bytes the
      * loop's eight or more bounds-checked steps per side cost more than the bulk copy (64-byte
@@ -73,15 +70,7 @@ public final class BufAccess {
         byte[] a = (byte[]) base;
         int i = 0;
         for (; i + 8 <= n; i += 8) dst.putLong(at + i, (long) LONGS.get(a, from + i));
-        if (i + 4 <= n) {
-            dst.putInt(at + i, (int) INTS.get(a, from + i));
-            i += 4;
-        }
-        if (i + 2 <= n) {
-            dst.putShort(at + i, (short) SHORTS.get(a, from + i));
-            i += 2;
-        }
-        if (i < n) dst.put(at + i, a[from + i]);
+        for (; i < n; i++) dst.put(at + i, a[from + i]);
         return true;
     }
 
@@ -92,15 +81,7 @@ public final class BufAccess {
         byte[] a = (byte[]) base;
         int i = 0;
         for (; i + 8 <= n; i += 8) LONGS.set(a, from + i, src.getLong(at + i));
-        if (i + 4 <= n) {
-            INTS.set(a, from + i, src.getInt(at + i));
-            i += 4;
-        }
-        if (i + 2 <= n) {
-            SHORTS.set(a, from + i, src.getShort(at + i));
-            i += 2;
-        }
-        if (i < n) a[from + i] = src.get(at + i);
+        for (; i < n; i++) a[from + i] = src.get(at + i);
         return true;
     }
 
@@ -109,15 +90,7 @@ public final class BufAccess {
         if (src.order() != NATIVE || dst.order() != NATIVE) return false;
         int i = 0;
         for (; i + 8 <= n; i += 8) dst.putLong(at + i, src.getLong(from + i));
-        if (i + 4 <= n) {
-            dst.putInt(at + i, src.getInt(from + i));
-            i += 4;
-        }
-        if (i + 2 <= n) {
-            dst.putShort(at + i, src.getShort(from + i));
-            i += 2;
-        }
-        if (i < n) dst.put(at + i, src.get(from + i));
+        for (; i < n; i++) dst.put(at + i, src.get(from + i));
         return true;
     }
 

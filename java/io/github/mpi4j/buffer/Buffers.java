@@ -256,25 +256,6 @@ public final class Buffers {
 
     private static Buf resolveBuffer(String call, String arg, Buffer b, int offset, int count,
                                      TypeDesc type, boolean writable) {
-        // The common case, in few enough bytecodes for the JIT to inline it into every call (the
-        // full method is too big, and its call cost the 8-byte direct-buffer message rate about 5
-        // ns a side, issue 12 item 1): a writable-as-needed direct buffer of the type's own kind
-        // (or bytes), no data below the type's start, and room for the message. Anything else,
-        // refusals included, takes the full checks, which give the same answer for these.
-        BaseKind kind = kindOf(b);
-        if (kind != null && b.isDirect() && !(writable && b.isReadOnly()) && type.layout != Layout.OBJECT
-                && (kind == BaseKind.BYTE || kind == type.arrayKind) && lowestByte(count, type) == 0) {
-            int capacity = b.capacity();
-            if (offset <= capacity && elementsNeeded(count, type, kind) <= capacity - offset) {
-                return RecentBufs.of(b, kind, offset, capacity - offset, writable);
-            }
-        }
-        return checkedBuffer(call, arg, b, offset, count, type, writable);
-    }
-
-    /** {@link #resolveBuffer} with every check, each refusal naming what failed. */
-    private static Buf checkedBuffer(String call, String arg, Buffer b, int offset, int count,
-                                     TypeDesc type, boolean writable) {
         BaseKind kind = kindOf(b);
         if (kind == null) {
             throw MPIException.of(Mpi.ERR_BUFFER, call + ": unsupported buffer class " + b.getClass().getName());
@@ -311,7 +292,7 @@ public final class Buffers {
         if (below < 0 && -below > (long) offset * kind.bytes) {
             // A slice made by MPI.slice: the bytes before it belong to its parent (as with Open MPI's addresses).
             SliceOrigins.Origin o = SliceOrigins.of(b);
-            if (o != null) return checkedBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
+            if (o != null) return resolveBuffer(call, arg, o.parent, offset + o.offset, count, type, writable);
         }
         int capacity = b.capacity();
         if (below < 0) {
