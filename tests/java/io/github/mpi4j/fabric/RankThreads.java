@@ -27,6 +27,15 @@ final class RankThreads {
 
     /** The same, with rank r pretending to live on node {@code nodeOf[r]}. */
     static void run(int n, double timeoutSeconds, int threadLevel, int[] nodeOf, Body body) throws Exception {
+        run(n, timeoutSeconds, timeoutSeconds, threadLevel, nodeOf, body);
+    }
+
+    /**
+     * The same, with the engines' deadline ({@code timeoutSeconds}) apart from how long the test
+     * waits for the ranks ({@code joinSeconds}): for tests of the deadline itself.
+     */
+    static void run(int n, double timeoutSeconds, double joinSeconds, int threadLevel, int[] nodeOf, Body body)
+            throws Exception {
         Backend[] backends = FabricBackend.threads(n, timeoutSeconds, nodeOf, threadLevel);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[n];
@@ -45,11 +54,11 @@ final class RankThreads {
             threads[r].setDaemon(true);
             threads[r].start();
         }
-        for (Thread t : threads) t.join((long) (timeoutSeconds * 1000));
+        for (Thread t : threads) t.join((long) (joinSeconds * 1000));
         for (Thread t : threads) {
             if (t.isAlive()) {
                 for (Backend b : backends) ((FabricBackend) b).fail("test timeout");
-                throw new AssertionError(t.getName() + " still running after " + timeoutSeconds + " s");
+                throw new AssertionError(t.getName() + " still running after " + joinSeconds + " s");
             }
         }
         if (failure.get() != null) throw new AssertionError("a rank failed: " + failure.get(), failure.get());

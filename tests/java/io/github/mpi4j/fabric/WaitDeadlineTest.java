@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.mpi4j.spi.Backend;
 import io.github.mpi4j.spi.Mpi;
-import java.util.concurrent.atomic.AtomicReference;
-import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-import mpi.Worlds;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,40 +22,21 @@ class WaitDeadlineTest {
 
     @Test
     void receivesNobodySendsEndAtTheDeadlineAndTheRanksGoOn() throws Exception {
-        Backend[] backends = FabricBackend.threads(2, DEADLINE_S, new int[2], Mpi.THREAD_MULTIPLE);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread[] threads = new Thread[2];
-        for (int r = 0; r < 2; r++) {
-            int rank = r;
-            threads[r] = new Thread(() -> {
-                try {
-                    Intracomm world = Worlds.worldOf(backends[rank]);
-                    int peer = 1 - rank;
-                    // A blocking receive, then a non-blocking one's wait: tag 7 is never sent.
-                    long start = System.nanoTime();
-                    MPIException blocking = assertThrows(MPIException.class,
-                            () -> world.recv(new int[1], 1, MPI.INT, peer, 7));
-                    assertWithinDeadline(start, blocking, "rank " + rank + " recv");
-                    Request pending = world.iRecv(new int[1], 1, MPI.INT, peer, 8);
-                    start = System.nanoTime();
-                    MPIException waited = assertThrows(MPIException.class, pending::waitFor);
-                    assertWithinDeadline(start, waited, "rank " + rank + " iRecv's wait");
-                    // The ranks still talk: each sends its rank + 10 to the other on a fresh tag.
-                    int[] got = new int[1];
-                    world.sendRecv(new int[] {rank + 10}, 1, MPI.INT, peer, 9, got, 1, MPI.INT, peer, 9);
-                    assertArrayEquals(new int[] {peer + 10}, got, "rank " + rank + " after the timeouts");
-                    Worlds.finish(world);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    for (Backend b : backends) ((FabricBackend) b).fail("rank " + rank + " failed: " + e);
-                }
-            }, "rank-" + r);
-            threads[r].setDaemon(true);
-            threads[r].start();
-        }
-        for (Thread t : threads) t.join(30_000);
-        for (Thread t : threads) assertTrue(!t.isAlive(), t.getName() + " still running after 30 s");
-        if (failure.get() != null) throw new AssertionError("a rank failed: " + failure.get(), failure.get());
+        RankThreads.run(2, DEADLINE_S, 30, Mpi.THREAD_MULTIPLE, new int[2], (world, engine) -> {
+            int rank = world.getRank(), peer = 1 - rank;
+            // A blocking receive, then a non-blocking one's wait: tags 7 and 8 are never sent.
+            long start = System.nanoTime();
+            MPIException blocking = assertThrows(MPIException.class, () -> world.recv(new int[1], 1, MPI.INT, peer, 7));
+            assertWithinDeadline(start, blocking, "rank " + rank + " recv");
+            Request pending = world.iRecv(new int[1], 1, MPI.INT, peer, 8);
+            start = System.nanoTime();
+            MPIException waited = assertThrows(MPIException.class, pending::waitFor);
+            assertWithinDeadline(start, waited, "rank " + rank + " iRecv's wait");
+            // The ranks still talk: each sends its rank + 10 to the other on a fresh tag.
+            int[] got = new int[1];
+            world.sendRecv(new int[] {rank + 10}, 1, MPI.INT, peer, 9, got, 1, MPI.INT, peer, 9);
+            assertArrayEquals(new int[] {peer + 10}, got, "rank " + rank + " after the timeouts");
+        });
     }
 
     private static void assertWithinDeadline(long startNanos, MPIException e, String what) {
