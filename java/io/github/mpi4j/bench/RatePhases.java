@@ -22,19 +22,20 @@ import mpi.Request;
  * With {@code persistent}, the 64 sends and receives are persistent requests made once
  * ({@code sendInit}, {@code recvInit}) and posting is {@code Prequest.startAll}: the loop of a
  * halo exchange, which allocates nothing per message. With {@code direct}, the 64 buffers are
- * direct buffers of 8 bytes ({@code MPI.newByteBuffer}), as in {@code Osu bw direct}.
+ * direct buffers ({@code MPI.newByteBuffer}), as in {@code Osu bw direct}; {@code bytes=N} sends
+ * N-byte messages instead of 8-byte ones.
  * Prints, per round after two of warm-up, on each rank: the time per message spent posting
  * ({@code iSend} or {@code iRecv}, or the starts) and in {@code waitAll}, and the heap bytes the
  * rank's thread allocated per message; then the medians.
  * <pre>
- *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent|direct]...]]]
+ *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent|direct|bytes=N]...]]]
  * </pre>
  */
 public final class RatePhases {
     private RatePhases() {
     }
 
-    private static final int WINDOW = 64, SIZE = 8;
+    private static final int WINDOW = 64;
 
     public static void main(String[] args) {
         MPI.Init(args);
@@ -42,22 +43,24 @@ public final class RatePhases {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         int windows = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
         boolean persistent = false, direct = false;
+        int messageBytes = 8;
         for (int i = 3; i < args.length; i++) {
             if (args[i].equals("persistent")) persistent = true;
             else if (args[i].equals("direct")) direct = true;
-            else throw new IllegalArgumentException("option " + args[i] + " (persistent or direct)");
+            else if (args[i].startsWith("bytes=")) messageBytes = Integer.parseInt(args[i].substring(6));
+            else throw new IllegalArgumentException("option " + args[i] + " (persistent, direct or bytes=N)");
         }
         Intracomm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
         if (comm.getSize() < 2) throw new IllegalStateException("RatePhases needs 2 ranks");
         Object[] bufs = new Object[WINDOW];
-        for (int k = 0; k < WINDOW; k++) bufs[k] = direct ? MPI.newByteBuffer(SIZE) : new byte[SIZE];
+        for (int k = 0; k < WINDOW; k++) bufs[k] = direct ? MPI.newByteBuffer(messageBytes) : new byte[messageBytes];
         Request[] reqs = new Request[WINDOW];
         Prequest[] started = new Prequest[WINDOW];
         if (persistent && rank <= 1) {
             for (int k = 0; k < WINDOW; k++) {
-                started[k] = rank == 0 ? comm.sendInit(bufs[k], SIZE, MPI.BYTE, 1, 2)
-                        : comm.recvInit(bufs[k], SIZE, MPI.BYTE, 0, 2);
+                started[k] = rank == 0 ? comm.sendInit(bufs[k], messageBytes, MPI.BYTE, 1, 2)
+                        : comm.recvInit(bufs[k], messageBytes, MPI.BYTE, 0, 2);
             }
             reqs = started;
         }
@@ -81,8 +84,8 @@ public final class RatePhases {
                     Prequest.startAll(started);
                 } else {
                     for (int k = 0; k < WINDOW; k++) {
-                        reqs[k] = rank == 0 ? comm.iSend(bufs[k], SIZE, MPI.BYTE, 1, 2)
-                                : comm.iRecv(bufs[k], SIZE, MPI.BYTE, 0, 2);
+                        reqs[k] = rank == 0 ? comm.iSend(bufs[k], messageBytes, MPI.BYTE, 1, 2)
+                                : comm.iRecv(bufs[k], messageBytes, MPI.BYTE, 0, 2);
                     }
                 }
                 long t1 = System.nanoTime();
