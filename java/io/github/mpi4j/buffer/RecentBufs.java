@@ -29,13 +29,27 @@ final class RecentBufs {
     @SuppressWarnings("unchecked")
     private static final WeakReference<Buf>[] SENDS = new WeakReference[2 * SETS], RECEIVES = new WeakReference[2 * SETS];
 
+    /**
+     * The descriptor kept for {@code base} from {@code offset} in this direction, or null. An array's
+     * or a buffer's kind and size never change, and one is kept only after every check of its
+     * direction passed, so a hit is what {@link #of} would hand out again for the same memory.
+     */
+    static Buf find(Object base, int offset, boolean writable) {
+        WeakReference<Buf>[] slots = writable ? RECEIVES : SENDS;
+        int first = firstSlot(base, offset);
+        Buf b = held(slots[first]);
+        if (b != null && b.base == base && b.offset == offset) return b;
+        b = held(slots[first + 1]);
+        return b != null && b.base == base && b.offset == offset ? b : null;
+    }
+
     static Buf of(Object base, BaseKind kind, int offset, int length, boolean writable) {
         WeakReference<Buf>[] slots = writable ? RECEIVES : SENDS;
-        int first = ((System.identityHashCode(base) ^ offset) & (SETS - 1)) << 1;
+        int first = firstSlot(base, offset);
         WeakReference<Buf> a = slots[first];
-        Buf b = a == null ? null : a.get();
+        Buf b = held(a);
         if (matches(b, base, kind, offset, length)) return b;
-        b = slots[first + 1] == null ? null : slots[first + 1].get();
+        b = held(slots[first + 1]);
         if (matches(b, base, kind, offset, length)) return b;
         b = new Buf(base, kind, offset, length);
         slots[first + 1] = a;
@@ -54,6 +68,14 @@ final class RecentBufs {
                 if (r != null) r.clear();
             }
         }
+    }
+
+    private static int firstSlot(Object base, int offset) {
+        return ((System.identityHashCode(base) ^ offset) & (SETS - 1)) << 1;
+    }
+
+    private static Buf held(WeakReference<Buf> slot) {
+        return slot == null ? null : slot.get();
     }
 
     private static boolean matches(Buf b, Object base, BaseKind kind, int offset, int length) {

@@ -29,6 +29,12 @@ public final class TypeDesc {
     public final int predefinedId;
     /** For DERIVED types: the description the backends build from; null otherwise. */
     public final Object derived;
+    /**
+     * Whether {@code count} items fill exactly {@code count * arrayElementsPerItem} elements of an
+     * {@link #arrayKind} array or buffer from its offset: no type map, not MPI.OBJECT, items end to
+     * end. The buffer checks take their shortest path for such types.
+     */
+    public final boolean elementwise;
 
     /** Which backends hold a handle for this type, and whether {@code Datatype.free()} was called. */
     public final Lifecycle lifecycle = new Lifecycle();
@@ -48,6 +54,8 @@ public final class TypeDesc {
         this.arrayElementsPerItem = arrayElementsPerItem;
         this.predefinedId = predefinedId;
         this.derived = derived;
+        this.elementwise = derived == null && layout != Layout.OBJECT && arrayKind != BaseKind.OBJECT && lb == 0
+                && size <= extent && extent == (long) arrayElementsPerItem * arrayKind.bytes;
     }
 
     /** A descriptor of the same type with a life of its own (MPI_Type_dup). */
