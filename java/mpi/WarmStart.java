@@ -192,7 +192,8 @@ final class WarmStart {
             if (buffers[slot] == null || (k & 63) == slot) buffers[slot] = freshBuffer(kind);
             Object buf = buffers[slot];
             Datatype type = kind < 2 ? MPI.BYTE : kind < 4 ? MPI.DOUBLE : MPI.INT;
-            int bytes = (k & 3) == 3 ? 64 : (k & 15) == 5 ? 0 : 8;
+            // 12 bytes now and then: the small copy's 4-byte step (BufAccess), linked here, not in a program's loop.
+            int bytes = (k & 3) == 3 ? 64 : (k & 15) == 5 ? 0 : (k & 15) == 9 ? 12 : 8;
             int count = bytes / elementBytes(kind);
             // One side late now and then, so the waits spin long enough to yield and to park.
             if ((k & 255) == 7 && first) LockSupport.parkNanos(200_000);
