@@ -38,7 +38,7 @@ public final class Buf {
     /** Host memory seen as a direct buffer, made on first use by the code that reads it from Java. */
     private Buf directView;
     /** Address of a direct buffer's element 0, found on first use (0 until then; it never changes). */
-    private long directAddress;
+    private volatile long directAddress;
 
     public Buf(Object base, BaseKind kind, int offset, int length) {
         this.base = base;
