@@ -82,12 +82,9 @@ final class Arg {
         } else if (b == Buf.IN_PLACE) {
             a.mode = MpiNative.IN_PLACE;
         } else if (b.isDirect()) {
-            // By address, found once per buffer (JNI's GetDirectBufferAddress on every call cost
-            // about a tenth of a small receive's time); the buffer still goes along, so that it
-            // stays reachable while the call runs.
             a.obj = b.base;
-            a.mode = MpiNative.RAW;
-            a.off = b.directAddress(MpiNative::address0) + b.byteOffset();
+            a.mode = MpiNative.DIRECT;
+            a.off = b.byteOffset();
         } else if (b.isNative()) {
             a.mode = MpiNative.RAW;
             a.off = nativeAddress(b);
