@@ -38,9 +38,9 @@ final class RecentBufs {
         WeakReference<Buf>[] slots = writable ? RECEIVES : SENDS;
         int first = firstSlot(base, offset);
         Buf b = held(slots[first]);
-        if (b != null && b.base == base && b.offset == offset) return b;
+        if (sameStart(b, base, offset)) return b;
         b = held(slots[first + 1]);
-        return b != null && b.base == base && b.offset == offset ? b : null;
+        return sameStart(b, base, offset) ? b : null;
     }
 
     static Buf of(Object base, BaseKind kind, int offset, int length, boolean writable) {
@@ -79,6 +79,10 @@ final class RecentBufs {
     }
 
     private static boolean matches(Buf b, Object base, BaseKind kind, int offset, int length) {
-        return b != null && b.base == base && b.offset == offset && b.length == length && b.kind == kind;
+        return sameStart(b, base, offset) && b.length == length && b.kind == kind;
+    }
+
+    private static boolean sameStart(Buf b, Object base, int offset) {
+        return b != null && b.base == base && b.offset == offset;
     }
 }
