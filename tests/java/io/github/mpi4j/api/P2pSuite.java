@@ -406,8 +406,8 @@ public class P2pSuite {
 
     /**
      * The same direct buffers again and again, at several offsets, blocking and non-blocking: each
-     * call lands where its offset says (the MPI backend passes a direct buffer by an address it
-     * finds once per buffer and offset, so later calls reuse it).
+     * call lands where its offset says (a buffer met before from an offset reuses the descriptor
+     * its first call made, Buffers.resolve).
      */
     @RankTest
     public void directBuffersReusedAtOffsets(Intracomm comm) {

@@ -13,6 +13,7 @@ import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.TypeDesc;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.MPIException;
@@ -38,7 +39,7 @@ class ResolveSeenBufferTest {
 
     @Test
     void aSeenBufferGivesTheDescriptorTheFullChecksMade() {
-        IntBuffer direct = ByteBuffer.allocateDirect(64).order(java.nio.ByteOrder.nativeOrder()).asIntBuffer();
+        IntBuffer direct = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder()).asIntBuffer();
         Buf first = resolve(direct, 2, 3, Predefined.T_INT, false);
         assertSame(first, RecentBufs.find(direct, 2, false), "kept after the full checks");
         assertSame(first, resolve(direct, 2, 14, Predefined.T_INT, false));
@@ -66,7 +67,7 @@ class ResolveSeenBufferTest {
         refused(Mpi.ERR_TYPE, "datatype is null", () -> resolve(array, 1, 1, null, false));
         refused(Mpi.ERR_BUFFER, "offset must be >= 0, got -1", () -> resolve(array, -1, 1, Predefined.T_INT, false));
 
-        DoubleBuffer readOnly = ByteBuffer.allocateDirect(32).order(java.nio.ByteOrder.nativeOrder()).asDoubleBuffer()
+        DoubleBuffer readOnly = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder()).asDoubleBuffer()
                 .asReadOnlyBuffer();
         Buf send = resolve(readOnly, 0, 4, Predefined.T_DOUBLE, false);
         assertSame(send, resolve(readOnly, 0, 4, Predefined.T_DOUBLE, false));
