@@ -80,25 +80,32 @@ JNIEXPORT void JNICALL JNI_FN(recv0)(JNIEnv *env, jclass cls, jlong comm, jobjec
     set_status(env, status, &s);
 }
 
-/* Non-blocking and persistent calls take only direct memory (Java stages arrays), which stays
- * valid while the request runs. */
-static void *direct_ptr(JNIEnv *env, jobject buf, jint mode, jlong off) {
-    if (mode == BUF_RAW) return (void *)(intptr_t)off;
-    if (mode == BUF_NONE || buf == NULL) return NULL;
+/* Non-blocking and persistent calls take only memory that stays put while the request runs:
+ * by address (Java knows the addresses of direct buffers and of its staging) or a direct
+ * buffer. Returns nonzero, with an exception pending, for anything else. An address needs no
+ * JNI call at all: asking for a pending exception cost as much as a small receive's matching. */
+static int direct_ptr(JNIEnv *env, jobject buf, jint mode, jlong off, void **out) {
+    if (mode == BUF_RAW) {
+        *out = (void *)(intptr_t)off;
+        return 0;
+    }
+    *out = NULL;
+    if (mode == BUF_NONE || buf == NULL) return 0;
     void *p = (*env)->GetDirectBufferAddress(env, buf);
     if (p == NULL) {
         throw_other(env, "mpi4j: non-blocking operations need direct memory");
-        return NULL;
+        return -1;
     }
-    return (char *)p + off;
+    *out = (char *)p + off;
+    return 0;
 }
 
 JNIEXPORT jlong JNICALL JNI_FN(isend0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                        jint count, jlong type, jint dest, jint tag, jint sendMode,
                                        jboolean persistent) {
     (void)cls;
-    void *p = direct_ptr(env, buf, mode, off);
-    if ((*env)->ExceptionCheck(env)) return 0;
+    void *p;
+    if (direct_ptr(env, buf, mode, off, &p) != 0) return 0;
     MPI_Request r = MPI_REQUEST_NULL;
     MPI_Datatype t = TO_TYPE(type);
     MPI_Comm c = TO_COMM(comm);
@@ -156,8 +163,8 @@ static int irecv_proc_null(MPI_Request *r) {
 JNIEXPORT jlong JNICALL JNI_FN(irecv0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                        jint count, jlong type, jint source, jint tag, jboolean persistent) {
     (void)cls;
-    void *p = direct_ptr(env, buf, mode, off);
-    if ((*env)->ExceptionCheck(env)) return 0;
+    void *p;
+    if (direct_ptr(env, buf, mode, off, &p) != 0) return 0;
     MPI_Request r = MPI_REQUEST_NULL;
     int rc;
 #if !MPI4J_FAMILY_IS_OMPI

@@ -4,6 +4,7 @@ import io.github.mpi4j.memory.NativeMemory;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * A user buffer after validation, in one of four {@link MemoryKind}s: a Java array, a direct NIO
@@ -36,6 +37,8 @@ public final class Buf {
 
     /** Host memory seen as a direct buffer, made on first use by the code that reads it from Java. */
     private Buf directView;
+    /** Address of a direct buffer's element 0, found on first use (0 until then; it never changes). */
+    private long directAddress;
 
     public Buf(Object base, BaseKind kind, int offset, int length) {
         this.base = base;
@@ -68,6 +71,16 @@ public final class Buf {
     /** Address of the first byte of a {@link #isNative()} Buf. */
     public long address() {
         return ((NativeMemory) base).address() + offset;
+    }
+
+    /**
+     * Address of element 0 of an {@link #isDirect()} Buf's buffer, found once by {@code addressOf}
+     * (a native call) and kept: a Buf handed out again for the same buffer skips the call.
+     */
+    public long directAddress(ToLongFunction<Buffer> addressOf) {
+        long a = directAddress;
+        if (a == 0) directAddress = a = addressOf.applyAsLong((Buffer) base);
+        return a;
     }
 
     /** Offset of the first element in bytes from the start of the array or buffer. */

@@ -244,11 +244,13 @@ public final class MpiBackend implements Backend {
         return h;
     }
 
-    /** After a native multi-completion: finish the requests whose handle MPI set to null. */
-    private static void finishCompleted(BackendRequest[] requests, long[] before, long[] after,
-                                        StatusData[] statuses) {
+    /**
+     * After a native multi-completion: finish the requests whose handle MPI set to null (a
+     * request's own handle is still the one it had before the call).
+     */
+    private static void finishCompleted(BackendRequest[] requests, long[] after, StatusData[] statuses) {
         for (int i = 0; i < requests.length; i++) {
-            if (requests[i] == null || before[i] == 0 || after[i] != 0) continue;
+            if (requests[i] == null || ((MpiRequest) requests[i]).handle == 0 || after[i] != 0) continue;
             ((MpiRequest) requests[i]).completed(statuses == null ? null : statuses[i]);
             requests[i] = null;
         }
@@ -275,14 +277,13 @@ public final class MpiBackend implements Backend {
             return;
         }
         StatusData[] st = statusesFor(requests, statuses);
-        long[] before = h.clone();
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitall", null);
         try {
             MpiNative.waitAll0(h, st);
         } finally {
             m.exit();
         }
-        finishCompleted(requests, before, h, st);
+        finishCompleted(requests, h, st);
     }
 
     @Override
@@ -290,9 +291,8 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.testAll(requests, statuses);
         StatusData[] st = statusesFor(requests, statuses);
-        long[] before = h.clone();
         boolean all = MpiNative.testAll0(h, st);
-        if (all) finishCompleted(requests, before, h, st);
+        if (all) finishCompleted(requests, h, st);
         return all;
     }
 

@@ -217,6 +217,12 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     private BackendRequest isendImpl(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode,
                                      boolean persistent) {
+        if (buf != null && buf.isDirect()) {
+            // Nothing to stage or to finish: no argument record (the rate of small messages).
+            long h = MpiNative.isend0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count,
+                    backend.type(type), dest, tag, MpiNative.sendMode(mode), persistent);
+            return new MpiRequest(h, persistent, buf);
+        }
         Arg a = staged(buf, bytes(count, type), true, false);
         long h;
         try {
@@ -230,7 +236,17 @@ final class MpiComm implements BackendComm, CollectiveOps {
     }
 
     private BackendRequest irecvImpl(Buf buf, int count, TypeDesc type, int source, int tag, boolean persistent) {
-        Arg a = staged(buf, bytes(count, type), false, true);
+        if (buf != null && buf.isDirect()) {
+            long h = MpiNative.irecv0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count,
+                    backend.type(type), source, tag, persistent);
+            return new MpiRequest(h, persistent, buf);
+        }
+        long bytes = bytes(count, type);
+        // A small staged receive starts as a copy of the array and goes back whole, so its
+        // completion needs no status (asking MPI for one through JNI cost more than the copy);
+        // a larger one copies back only what arrived. Persistent ones always take the latter.
+        boolean whole = !persistent && bytes <= Arg.SMALL;
+        Arg a = staged(buf, bytes, whole, true);
         long h;
         try {
             h = MpiNative.irecv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, persistent);
@@ -239,7 +255,7 @@ final class MpiComm implements BackendComm, CollectiveOps {
             throw e;
         }
         MpiRequest r = new MpiRequest(h, persistent, buf, null, a);
-        r.receivesOnly = true;
+        r.receivesOnly = !whole;
         return r;
     }
 

@@ -29,7 +29,7 @@ final class MpiNative {
     static final int RAW = 4;
 
     /** Address of a direct buffer. */
-    static native long address0(ByteBuffer buf);
+    static native long address0(java.nio.Buffer buf);
 
     /** {@code bytes} of malloc'ed memory as a direct buffer (big-endian: set the order). */
     static native ByteBuffer allocateStaging0(long bytes);

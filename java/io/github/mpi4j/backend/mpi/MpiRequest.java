@@ -29,6 +29,13 @@ final class MpiRequest implements BackendRequest {
      */
     boolean fileAccess;
 
+    private static final Arg[] NO_ARGS = {};
+
+    /** A request with nothing to stage or finish: memory MPI uses as it is (kept reachable). */
+    MpiRequest(long handle, boolean persistent, Object keepAlive) {
+        this(handle, persistent, keepAlive, null, NO_ARGS);
+    }
+
     MpiRequest(long handle, boolean persistent, Object keepAlive, MpiUserOps.Use userOp, Arg... args) {
         this.handle = handle;
         this.persistent = persistent;

@@ -441,6 +441,41 @@ public class P2pSuite {
         }
     }
 
+    /**
+     * Windows of 200 non-blocking messages from and into arrays, each message shorter than its
+     * receive array: 12 bytes (the MPI backend stages it in its smallest class, which a thread
+     * keeps 128 of, and copies the whole array range back) and 4,400 bytes (a larger class, and
+     * only the bytes that arrived copied back), completed by waitAll, then by single waits in
+     * reverse. Every message lands in its own array, and the rest of each array is untouched.
+     */
+    @RankTest
+    public void wideWindowsOfArrays(Intracomm comm) {
+        int from = prev(comm), to = next(comm), me = comm.getRank();
+        final int w = 200;
+        for (int round = 0; round < 4; round++) {
+            int n = round % 2 == 0 ? 3 : 1100;
+            int[][] in = new int[w][n + 2];
+            Request[] r = new Request[w], s = new Request[w];
+            for (int k = 0; k < w; k++) {
+                Arrays.fill(in[k], -5);
+                r[k] = comm.iRecv(in[k], n + 2, MPI.INT, from, 40);
+            }
+            for (int k = 0; k < w; k++) s[k] = comm.iSend(fill(n, me * 1000 + round * w + k), n, MPI.INT, to, 40);
+            if (round < 2) {
+                Request.waitAll(r);
+            } else {
+                for (int k = w - 1; k >= 0; k--) r[k].waitFor();
+            }
+            Request.waitAll(s);
+            for (int k = 0; k < w; k++) {
+                int[] want = Arrays.copyOf(fill(n, from * 1000 + round * w + k), n + 2);
+                want[n] = -5;
+                want[n + 1] = -5;
+                Check.arrays(want, in[k], "round " + round + ", message " + k + " of " + n + " ints");
+            }
+        }
+    }
+
     /** Large messages (beyond any eager limit) land intact, arrays and direct. */
     @RankTest
     public void largeMessages(Intracomm comm) {
