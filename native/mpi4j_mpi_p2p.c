@@ -34,20 +34,47 @@ void p2p_on_unload(JNIEnv *env) {
     (void)env; /* field IDs need no release */
 }
 
-/* Copies an MPI_Status into a StatusData (status may be NULL). */
-static void set_status(JNIEnv *env, jobject status, MPI_Status *s) {
-    if (status == NULL) return;
+/* What Java sees of an MPI_Status: its StatusData's fields, and the layout of the per-thread
+ * area NativeStatus.java reads (ints at 0, 4, 8, 12, the byte count at 16). */
+typedef struct {
+    jint source, tag, error, cancelled;
+    jlong bytes;
+} status_area;
+_Static_assert(sizeof(status_area) == 24, "NativeStatus.BYTES");
+
+static status_area status_values(MPI_Status *s) {
     int count = 0, cancelled = 0;
     MPI_Get_count(s, MPI_BYTE, &count);
     MPI_Test_cancelled(s, &cancelled);
     int src = s->MPI_SOURCE, tag = s->MPI_TAG;
-    (*env)->SetIntField(env, status, g_statusSource,
-                        src == MPI_PROC_NULL ? J_PROC_NULL : src == MPI_ANY_SOURCE ? J_ANY_SOURCE : src);
-    (*env)->SetIntField(env, status, g_statusTag, tag == MPI_ANY_TAG ? J_ANY_TAG : tag);
-    (*env)->SetIntField(env, status, g_statusError, MPI_SUCCESS);
-    (*env)->SetBooleanField(env, status, g_statusCancelled, cancelled ? JNI_TRUE : JNI_FALSE);
-    (*env)->SetLongField(env, status, g_statusBytes, count == MPI_UNDEFINED ? 0 : (jlong)count);
+    status_area v;
+    v.source = src == MPI_PROC_NULL ? J_PROC_NULL : src == MPI_ANY_SOURCE ? J_ANY_SOURCE : src;
+    v.tag = tag == MPI_ANY_TAG ? J_ANY_TAG : tag;
+    v.error = MPI_SUCCESS;
+    v.cancelled = cancelled ? 1 : 0;
+    v.bytes = count == MPI_UNDEFINED ? 0 : (jlong)count;
+    return v;
 }
+
+/* Copies an MPI_Status into a StatusData (status may be NULL). */
+static void set_status(JNIEnv *env, jobject status, MPI_Status *s) {
+    if (status == NULL) return;
+    status_area v = status_values(s);
+    (*env)->SetIntField(env, status, g_statusSource, v.source);
+    (*env)->SetIntField(env, status, g_statusTag, v.tag);
+    (*env)->SetIntField(env, status, g_statusError, v.error);
+    (*env)->SetBooleanField(env, status, g_statusCancelled, v.cancelled ? JNI_TRUE : JNI_FALSE);
+    (*env)->SetLongField(env, status, g_statusBytes, v.bytes);
+}
+
+/* Writes an MPI_Status into a thread's status area (NativeStatus): plain stores where a
+ * StatusData would take five JNI calls. */
+static void put_status(jlong area, MPI_Status *s) {
+    *(status_area *)(intptr_t)area = status_values(s);
+}
+
+/* The MPI_Status argument of a call whose status goes to {@code area} (0: nobody reads it). */
+#define STATUS_FOR(area, local) ((area) != 0 ? (local) : MPI_STATUS_IGNORE)
 
 JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
                                      jint count, jlong type, jint dest, jint tag, jint sendMode) {
@@ -68,16 +95,17 @@ JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobjec
 }
 
 JNIEXPORT void JNICALL JNI_FN(recv0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode, jlong off,
-                                     jint count, jlong type, jint source, jint tag, jobject status) {
+                                     jint count, jlong type, jint source, jint tag, jlong statusArea) {
     (void)cls;
     ubuf b;
     MPI_Status s;
     arg_buf(&b, buf, mode, off);
     if (ubuf_acquire(env, &b, 1) != 0) return;
-    int rc = MPI_Recv(b.ptr, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm), &s);
+    int rc = MPI_Recv(b.ptr, count, TO_TYPE(type), rank_in(source), tag_in(tag), TO_COMM(comm),
+                      STATUS_FOR(statusArea, &s));
     ubuf_release(env, &b, 1, 1);
     if (mpi_failed(env, rc, "MPI_Recv")) return;
-    set_status(env, status, &s);
+    if (statusArea != 0) put_status(statusArea, &s);
 }
 
 /* Non-blocking and persistent calls take only memory that stays put while the request runs:
@@ -239,21 +267,21 @@ JNIEXPORT void JNICALL JNI_FN(start0)(JNIEnv *env, jclass cls, jlong request) {
     mpi_failed(env, MPI_Start(&r), "MPI_Start");
 }
 
-JNIEXPORT void JNICALL JNI_FN(wait0)(JNIEnv *env, jclass cls, jlong request, jobject status) {
+JNIEXPORT void JNICALL JNI_FN(wait0)(JNIEnv *env, jclass cls, jlong request, jlong statusArea) {
     (void)cls;
     MPI_Request r = TO_REQ(request);
     MPI_Status s;
-    if (mpi_failed(env, MPI_Wait(&r, &s), "MPI_Wait")) return;
-    set_status(env, status, &s);
+    if (mpi_failed(env, MPI_Wait(&r, STATUS_FOR(statusArea, &s)), "MPI_Wait")) return;
+    if (statusArea != 0) put_status(statusArea, &s);
 }
 
-JNIEXPORT jboolean JNICALL JNI_FN(test0)(JNIEnv *env, jclass cls, jlong request, jobject status) {
+JNIEXPORT jboolean JNICALL JNI_FN(test0)(JNIEnv *env, jclass cls, jlong request, jlong statusArea) {
     (void)cls;
     MPI_Request r = TO_REQ(request);
     MPI_Status s;
     int flag = 0;
-    if (mpi_failed(env, MPI_Test(&r, &flag, &s), "MPI_Test")) return JNI_FALSE;
-    if (flag) set_status(env, status, &s);
+    if (mpi_failed(env, MPI_Test(&r, &flag, STATUS_FOR(statusArea, &s)), "MPI_Test")) return JNI_FALSE;
+    if (flag && statusArea != 0) put_status(statusArea, &s);
     return flag ? JNI_TRUE : JNI_FALSE;
 }
 

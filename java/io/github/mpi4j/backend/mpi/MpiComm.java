@@ -187,7 +187,9 @@ final class MpiComm implements BackendComm, CollectiveOps {
         long received = 0;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Recv", this);
         try {
-            MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, status);
+            NativeStatus ns = NativeStatus.mine();
+            MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, ns.address);
+            ns.copyTo(status);
             received = status.bytes;
         } finally {
             m.exit();

@@ -303,7 +303,7 @@ final class MpiFile implements BackendFile {
                 long h = MpiFileNative.start0(ordered ? ORDERED : AT_ALL, !read, split, fh, 0, null, MpiNative.NONE, 0,
                         0, none);
                 if (split) MpiFileNative.splitEnd0(ordered ? ORDERED : AT_ALL, !read, fh, null, MpiNative.NONE, 0);
-                else if (h != 0) MpiNative.wait0(h, null);
+                else if (h != 0) MpiNative.wait0(h, 0);
                 throw failure;
             }
             int kind = ordered ? (read ? MpiFileNative.READ_ORDERED : MpiFileNative.WRITE_ORDERED)

@@ -154,8 +154,9 @@ final class MpiNative {
     static native void send0(long comm, Object buf, int mode, long off, int count, long type, int dest, int tag,
                              int sendMode);
 
+    /** MPI_Recv; its status goes to {@code statusArea} ({@link NativeStatus}; 0: ignored). */
     static native void recv0(long comm, Object buf, int mode, long off, int count, long type, int source, int tag,
-                             StatusData status);
+                             long statusArea);
 
     static native long isend0(long comm, Object buf, int mode, long off, int count, long type, int dest, int tag,
                               int sendMode, boolean persistent);
@@ -177,9 +178,11 @@ final class MpiNative {
     // ---- requests ----------------------------------------------------------------------------
     static native void start0(long request);
 
-    static native void wait0(long request, StatusData status);
+    /** MPI_Wait; the status goes to {@code statusArea} ({@link NativeStatus}; 0: ignored). */
+    static native void wait0(long request, long statusArea);
 
-    static native boolean test0(long request, StatusData status);
+    /** MPI_Test; on completion the status goes to {@code statusArea} ({@link NativeStatus}; 0: ignored). */
+    static native boolean test0(long request, long statusArea);
 
     static native void cancel0(long request);
 

@@ -55,12 +55,14 @@ final class MpiRequest implements BackendRequest {
     public void waitFor(StatusData status) {
         if (handle == 0) return;
         StatusData s = status == null && needsStatus() ? new StatusData() : status;
+        NativeStatus ns = s == null ? null : NativeStatus.mine();
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Wait", null);
         try {
-            MpiNative.wait0(handle, s);
+            MpiNative.wait0(handle, ns == null ? 0 : ns.address);
         } finally {
             m.exit();
         }
+        if (ns != null) ns.copyTo(s);
         completed(s);
     }
 
@@ -68,7 +70,9 @@ final class MpiRequest implements BackendRequest {
     public boolean test(StatusData status) {
         if (handle == 0) return true;
         StatusData s = status == null && needsStatus() ? new StatusData() : status;
-        if (!MpiNative.test0(handle, s)) return false;
+        NativeStatus ns = s == null ? null : NativeStatus.mine();
+        if (!MpiNative.test0(handle, ns == null ? 0 : ns.address)) return false;
+        if (ns != null) ns.copyTo(s);
         completed(s);
         return true;
     }
