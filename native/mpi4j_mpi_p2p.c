@@ -322,26 +322,24 @@ static void store_requests(JNIEnv *env, jlongArray requests, MPI_Request *r, jlo
     free(raw);
 }
 
-static void set_statuses(JNIEnv *env, jobjectArray statuses, MPI_Status *s, int n) {
-    if (statuses == NULL) return;
+/* Writes n statuses into a status area (NativeStatus), each with its own error field (set by
+ * MPI where a call reports MPI_ERR_IN_STATUS). */
+static void put_statuses(jlong area, MPI_Status *s, int n) {
+    status_area *a = (status_area *)(intptr_t)area;
     for (int i = 0; i < n; i++) {
-        jobject st = (*env)->GetObjectArrayElement(env, statuses, i);
-        if (st != NULL) {
-            set_status(env, st, &s[i]);
-            (*env)->SetIntField(env, st, g_statusError, s[i].MPI_ERROR);
-            (*env)->DeleteLocalRef(env, st);
-        }
+        a[i] = status_values(&s[i]);
+        a[i].error = s[i].MPI_ERROR;
     }
 }
 
-static int all_complete(JNIEnv *env, jlongArray requests, jobjectArray statuses, int blocking) {
+static int all_complete(JNIEnv *env, jlongArray requests, jlong statusArea, int blocking) {
     jsize n;
     jlong *raw;
     MPI_Request *r = load_requests(env, requests, &n, &raw);
     if (r == NULL) return 0;
     /* Without a statuses array nobody looks at them: let MPI skip filling them. */
     MPI_Status *s = MPI_STATUSES_IGNORE;
-    if (statuses != NULL) {
+    if (statusArea != 0) {
         s = malloc(sizeof(MPI_Status) * (size_t)(n > 0 ? n : 1));
         if (s == NULL) {
             free(r);
@@ -354,25 +352,25 @@ static int all_complete(JNIEnv *env, jlongArray requests, jobjectArray statuses,
     int flag = 1;
     int rc = blocking ? MPI_Waitall((int)n, r, s) : MPI_Testall((int)n, r, &flag, s);
     store_requests(env, requests, r, raw, n);
-    if (statuses != NULL) {
-        if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && flag) set_statuses(env, statuses, s, (int)n);
+    if (statusArea != 0) {
+        if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && flag) put_statuses(statusArea, s, (int)n);
         free(s);
     }
     if (mpi_failed(env, rc, blocking ? "MPI_Waitall" : "MPI_Testall")) return 0;
     return flag;
 }
 
-JNIEXPORT void JNICALL JNI_FN(waitAll0)(JNIEnv *env, jclass cls, jlongArray requests, jobjectArray statuses) {
+JNIEXPORT void JNICALL JNI_FN(waitAll0)(JNIEnv *env, jclass cls, jlongArray requests, jlong statusArea) {
     (void)cls;
-    all_complete(env, requests, statuses, 1);
+    all_complete(env, requests, statusArea, 1);
 }
 
-JNIEXPORT jboolean JNICALL JNI_FN(testAll0)(JNIEnv *env, jclass cls, jlongArray requests, jobjectArray statuses) {
+JNIEXPORT jboolean JNICALL JNI_FN(testAll0)(JNIEnv *env, jclass cls, jlongArray requests, jlong statusArea) {
     (void)cls;
-    return all_complete(env, requests, statuses, 0) ? JNI_TRUE : JNI_FALSE;
+    return all_complete(env, requests, statusArea, 0) ? JNI_TRUE : JNI_FALSE;
 }
 
-static jint any_complete(JNIEnv *env, jlongArray requests, jobject status, int blocking) {
+static jint any_complete(JNIEnv *env, jlongArray requests, jlong statusArea, int blocking) {
     jsize n;
     jlong *raw;
     MPI_Request *r = load_requests(env, requests, &n, &raw);
@@ -384,21 +382,21 @@ static jint any_complete(JNIEnv *env, jlongArray requests, jobject status, int b
     if (mpi_failed(env, rc, blocking ? "MPI_Waitany" : "MPI_Testany")) return -1;
     if (!flag) return (jint)0x80000000;
     if (index == MPI_UNDEFINED) return -1;
-    set_status(env, status, &s);
+    if (statusArea != 0) put_status(statusArea, &s);
     return index;
 }
 
-JNIEXPORT jint JNICALL JNI_FN(waitAny0)(JNIEnv *env, jclass cls, jlongArray requests, jobject status) {
+JNIEXPORT jint JNICALL JNI_FN(waitAny0)(JNIEnv *env, jclass cls, jlongArray requests, jlong statusArea) {
     (void)cls;
-    return any_complete(env, requests, status, 1);
+    return any_complete(env, requests, statusArea, 1);
 }
 
-JNIEXPORT jint JNICALL JNI_FN(testAny0)(JNIEnv *env, jclass cls, jlongArray requests, jobject status) {
+JNIEXPORT jint JNICALL JNI_FN(testAny0)(JNIEnv *env, jclass cls, jlongArray requests, jlong statusArea) {
     (void)cls;
-    return any_complete(env, requests, status, 0);
+    return any_complete(env, requests, statusArea, 0);
 }
 
-static jint some_complete(JNIEnv *env, jlongArray requests, jintArray indices, jobjectArray statuses,
+static jint some_complete(JNIEnv *env, jlongArray requests, jintArray indices, jlong statusArea,
                           int blocking) {
     jsize n;
     jlong *raw;
@@ -424,7 +422,7 @@ static jint some_complete(JNIEnv *env, jlongArray requests, jintArray indices, j
             result = -1;
         } else {
             (*env)->SetIntArrayRegion(env, indices, 0, out, (jint *)idx);
-            set_statuses(env, statuses, s, out);
+            if (statusArea != 0) put_statuses(statusArea, s, out);
             result = out;
         }
     }
@@ -434,13 +432,13 @@ static jint some_complete(JNIEnv *env, jlongArray requests, jintArray indices, j
 }
 
 JNIEXPORT jint JNICALL JNI_FN(waitSome0)(JNIEnv *env, jclass cls, jlongArray requests, jintArray indices,
-                                         jobjectArray statuses) {
+                                         jlong statusArea) {
     (void)cls;
-    return some_complete(env, requests, indices, statuses, 1);
+    return some_complete(env, requests, indices, statusArea, 1);
 }
 
 JNIEXPORT jint JNICALL JNI_FN(testSome0)(JNIEnv *env, jclass cls, jlongArray requests, jintArray indices,
-                                         jobjectArray statuses) {
+                                         jlong statusArea) {
     (void)cls;
-    return some_complete(env, requests, indices, statuses, 0);
+    return some_complete(env, requests, indices, statusArea, 0);
 }

@@ -23,12 +23,13 @@ import mpi.Request;
  * ({@code sendInit}, {@code recvInit}) and posting is {@code Prequest.startAll}: the loop of a
  * halo exchange, which allocates nothing per message. With {@code direct}, the 64 buffers are
  * direct buffers ({@code MPI.newByteBuffer}), as in {@code Osu bw direct}; {@code bytes=N} sends
- * N-byte messages instead of 8-byte ones.
+ * N-byte messages instead of 8-byte ones; with {@code statuses}, the windows complete with
+ * {@code Request.waitAllStatus} (a status per message, as mpiJava's {@code Waitall} returns).
  * Prints, per round after two of warm-up, on each rank: the time per message spent posting
  * ({@code iSend} or {@code iRecv}, or the starts) and in {@code waitAll}, and the heap bytes the
  * rank's thread allocated per message; then the medians.
  * <pre>
- *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent|direct|bytes=N]...]]]
+ *   mpi4jrun -np 2 -cp mpi4j.jar io.github.mpi4j.bench.RatePhases [delayNanos [rounds [windows [persistent|direct|statuses|bytes=N]...]]]
  * </pre>
  */
 public final class RatePhases {
@@ -42,13 +43,14 @@ public final class RatePhases {
         long delay = args.length > 0 ? Long.parseLong(args[0]) : 40_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         int windows = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
-        boolean persistent = false, direct = false;
+        boolean persistent = false, direct = false, statuses = false;
         int messageBytes = 8;
         for (int i = 3; i < args.length; i++) {
             if (args[i].equals("persistent")) persistent = true;
+            else if (args[i].equals("statuses")) statuses = true;
             else if (args[i].equals("direct")) direct = true;
             else if (args[i].startsWith("bytes=")) messageBytes = Integer.parseInt(args[i].substring(6));
-            else throw new IllegalArgumentException("option " + args[i] + " (persistent, direct or bytes=N)");
+            else throw new IllegalArgumentException("option " + args[i] + " (persistent, direct, statuses or bytes=N)");
         }
         Intracomm comm = MPI.COMM_WORLD;
         int rank = comm.getRank();
@@ -89,7 +91,8 @@ public final class RatePhases {
                     }
                 }
                 long t1 = System.nanoTime();
-                Request.waitAll(reqs);
+                if (statuses) Request.waitAllStatus(reqs);
+                else Request.waitAll(reqs);
                 long t2 = System.nanoTime();
                 bytes += threads.getCurrentThreadAllocatedBytes() - a;
                 posting += t1 - t0;

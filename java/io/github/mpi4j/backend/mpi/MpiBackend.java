@@ -277,13 +277,21 @@ public final class MpiBackend implements Backend {
             return;
         }
         StatusData[] st = statusesFor(requests, statuses);
+        NativeStatus ns = st == null ? null : NativeStatus.mine(h.length);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitall", null);
         try {
-            MpiNative.waitAll0(h, st);
+            MpiNative.waitAll0(h, ns == null ? 0 : ns.address);
         } finally {
             m.exit();
         }
+        copyStatuses(ns, st, st == null ? 0 : st.length);
         finishCompleted(requests, h, st);
+    }
+
+    /** Copies the first {@code n} statuses of a multi-completion into {@code st} (null: none). */
+    private static void copyStatuses(NativeStatus ns, StatusData[] st, int n) {
+        if (ns == null) return;
+        for (int i = 0; i < n; i++) if (st[i] != null) ns.copyTo(i, st[i]);
     }
 
     @Override
@@ -291,8 +299,12 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.testAll(requests, statuses);
         StatusData[] st = statusesFor(requests, statuses);
-        boolean all = MpiNative.testAll0(h, st);
-        if (all) finishCompleted(requests, h, st);
+        NativeStatus ns = st == null ? null : NativeStatus.mine(h.length);
+        boolean all = MpiNative.testAll0(h, ns == null ? 0 : ns.address);
+        if (all) {
+            copyStatuses(ns, st, st == null ? 0 : st.length);
+            finishCompleted(requests, h, st);
+        }
         return all;
     }
 
@@ -301,14 +313,18 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.waitAny(requests, status);
         StatusData s = status != null ? status : new StatusData();
+        NativeStatus ns = NativeStatus.mine();
         int i;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitany", null);
         try {
-            i = MpiNative.waitAny0(h, s);
+            i = MpiNative.waitAny0(h, ns.address);
         } finally {
             m.exit();
         }
-        if (i >= 0) ((MpiRequest) requests[i]).completed(s);
+        if (i >= 0) {
+            ns.copyTo(s);
+            ((MpiRequest) requests[i]).completed(s);
+        }
         return i;
     }
 
@@ -317,8 +333,12 @@ public final class MpiBackend implements Backend {
         long[] h = handles(requests);
         if (h == null || hasPersistent(requests)) return Backend.super.testAny(requests, status);
         StatusData s = status != null ? status : new StatusData();
-        int i = MpiNative.testAny0(h, s);
-        if (i >= 0) ((MpiRequest) requests[i]).completed(s);
+        NativeStatus ns = NativeStatus.mine();
+        int i = MpiNative.testAny0(h, ns.address);
+        if (i >= 0) {
+            ns.copyTo(s);
+            ((MpiRequest) requests[i]).completed(s);
+        }
         return i;
     }
 
@@ -338,18 +358,21 @@ public final class MpiBackend implements Backend {
             return blocking ? Backend.super.waitSome(requests, statuses) : Backend.super.testSome(requests, statuses);
         }
         int[] idx = new int[requests.length];
+        NativeStatus ns = statuses == null ? null : NativeStatus.mine(h.length);
+        long area = ns == null ? 0 : ns.address;
         int n;
         if (blocking) {
             MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Waitsome", null);
             try {
-                n = MpiNative.waitSome0(h, idx, statuses);
+                n = MpiNative.waitSome0(h, idx, area);
             } finally {
                 m.exit();
             }
         } else {
-            n = MpiNative.testSome0(h, idx, statuses);
+            n = MpiNative.testSome0(h, idx, area);
         }
         if (n < 0) return null;
+        copyStatuses(ns, statuses, n);
         int[] out = java.util.Arrays.copyOf(idx, n);
         for (int j = 0; j < n; j++) ((MpiRequest) requests[out[j]]).completed(statuses == null ? null : statuses[j]);
         return out;

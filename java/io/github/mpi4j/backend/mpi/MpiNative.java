@@ -188,21 +188,25 @@ final class MpiNative {
 
     static native void requestFree0(long request);
 
-    /** Handles of completed non-persistent requests are set to 0 in {@code requests}. */
-    static native void waitAll0(long[] requests, StatusData[] statuses);
+    /**
+     * Handles of completed non-persistent requests are set to 0 in {@code requests}. The
+     * multi-completions write their statuses to {@code statusArea} ({@link NativeStatus}, one per
+     * request, or per completed one for the "some" calls; 0: none wanted).
+     */
+    static native void waitAll0(long[] requests, long statusArea);
 
-    static native boolean testAll0(long[] requests, StatusData[] statuses);
+    static native boolean testAll0(long[] requests, long statusArea);
 
     /** Index completed, or -1 if every request is null. */
-    static native int waitAny0(long[] requests, StatusData status);
+    static native int waitAny0(long[] requests, long statusArea);
 
     /** Index completed, -1 if every request is null, Integer.MIN_VALUE if none completed. */
-    static native int testAny0(long[] requests, StatusData status);
+    static native int testAny0(long[] requests, long statusArea);
 
     /** Number completed (indices in {@code indices}), or -1 if every request is null. */
-    static native int waitSome0(long[] requests, int[] indices, StatusData[] statuses);
+    static native int waitSome0(long[] requests, int[] indices, long statusArea);
 
-    static native int testSome0(long[] requests, int[] indices, StatusData[] statuses);
+    static native int testSome0(long[] requests, int[] indices, long statusArea);
 
     // ---- collectives (nb: non-blocking, returns the request; blocking returns 0) ------------------
     static native long barrier0(long comm, boolean nb);
