@@ -14,24 +14,15 @@ MPI4J_PIN(MODE_SYNCHRONOUS, SEND_SYNCHRONOUS);
 MPI4J_PIN(MODE_BUFFERED, SEND_BUFFERED);
 MPI4J_PIN(MODE_READY, SEND_READY);
 
-/* Fields of io.github.mpi4j.spi.StatusData. */
-static jfieldID g_statusSource, g_statusTag, g_statusError, g_statusCancelled, g_statusBytes;
-
+/* Nothing to look up: statuses reach Java through a native area (NativeStatus), not by JNI
+ * field writes. */
 int p2p_on_load(JNIEnv *env) {
-    jclass status = (*env)->FindClass(env, "io/github/mpi4j/spi/StatusData");
-    if (status == NULL) return -1;
-    g_statusSource = (*env)->GetFieldID(env, status, "source", "I");
-    g_statusTag = (*env)->GetFieldID(env, status, "tag", "I");
-    g_statusError = (*env)->GetFieldID(env, status, "error", "I");
-    g_statusCancelled = (*env)->GetFieldID(env, status, "cancelled", "Z");
-    g_statusBytes = (*env)->GetFieldID(env, status, "bytes", "J");
-    (*env)->DeleteLocalRef(env, status);
-    if (!g_statusSource || !g_statusTag || !g_statusError || !g_statusCancelled || !g_statusBytes) return -1;
+    (void)env;
     return 0;
 }
 
 void p2p_on_unload(JNIEnv *env) {
-    (void)env; /* field IDs need no release */
+    (void)env;
 }
 
 /* What Java sees of an MPI_Status: its StatusData's fields, and the layout of the per-thread
@@ -54,17 +45,6 @@ static status_area status_values(MPI_Status *s) {
     v.cancelled = cancelled ? 1 : 0;
     v.bytes = count == MPI_UNDEFINED ? 0 : (jlong)count;
     return v;
-}
-
-/* Copies an MPI_Status into a StatusData (status may be NULL). */
-static void set_status(JNIEnv *env, jobject status, MPI_Status *s) {
-    if (status == NULL) return;
-    status_area v = status_values(s);
-    (*env)->SetIntField(env, status, g_statusSource, v.source);
-    (*env)->SetIntField(env, status, g_statusTag, v.tag);
-    (*env)->SetIntField(env, status, g_statusError, v.error);
-    (*env)->SetBooleanField(env, status, g_statusCancelled, v.cancelled ? JNI_TRUE : JNI_FALSE);
-    (*env)->SetLongField(env, status, g_statusBytes, v.bytes);
 }
 
 /* Writes an MPI_Status into a thread's status area (NativeStatus): plain stores where a
@@ -210,7 +190,7 @@ JNIEXPORT jlong JNICALL JNI_FN(irecv0)(JNIEnv *env, jclass cls, jlong comm, jobj
 JNIEXPORT void JNICALL JNI_FN(sendRecv0)(JNIEnv *env, jclass cls, jlong comm, jobject sbuf, jint smode,
                                          jlong soff, jint scount, jlong stype, jint dest, jint stag, jobject rbuf,
                                          jint rmode, jlong roff, jint rcount, jlong rtype, jint source, jint rtag,
-                                         jobject status) {
+                                         jlong statusArea) {
     (void)cls;
     ubuf b[2];
     MPI_Status s;
@@ -221,12 +201,12 @@ JNIEXPORT void JNICALL JNI_FN(sendRecv0)(JNIEnv *env, jclass cls, jlong comm, jo
                           rank_in(source), tag_in(rtag), TO_COMM(comm), &s);
     ubuf_release(env, b, 2, 1);
     if (mpi_failed(env, rc, "MPI_Sendrecv")) return;
-    set_status(env, status, &s);
+    put_status(statusArea, &s);
 }
 
 JNIEXPORT void JNICALL JNI_FN(sendRecvReplace0)(JNIEnv *env, jclass cls, jlong comm, jobject buf, jint mode,
                                                 jlong off, jint count, jlong type, jint dest, jint stag,
-                                                jint source, jint rtag, jobject status) {
+                                                jint source, jint rtag, jlong statusArea) {
     (void)cls;
     ubuf b;
     MPI_Status s;
@@ -236,26 +216,26 @@ JNIEXPORT void JNICALL JNI_FN(sendRecvReplace0)(JNIEnv *env, jclass cls, jlong c
                                   TO_COMM(comm), &s);
     ubuf_release(env, &b, 1, 1);
     if (mpi_failed(env, rc, "MPI_Sendrecv_replace")) return;
-    set_status(env, status, &s);
+    put_status(statusArea, &s);
 }
 
 JNIEXPORT void JNICALL JNI_FN(probe0)(JNIEnv *env, jclass cls, jlong comm, jint source, jint tag,
-                                      jobject status) {
+                                      jlong statusArea) {
     (void)cls;
     MPI_Status s;
     if (mpi_failed(env, MPI_Probe(rank_in(source), tag_in(tag), TO_COMM(comm), &s), "MPI_Probe")) return;
-    set_status(env, status, &s);
+    put_status(statusArea, &s);
 }
 
 JNIEXPORT jboolean JNICALL JNI_FN(iprobe0)(JNIEnv *env, jclass cls, jlong comm, jint source, jint tag,
-                                           jobject status) {
+                                           jlong statusArea) {
     (void)cls;
     MPI_Status s;
     int flag = 0;
     if (mpi_failed(env, MPI_Iprobe(rank_in(source), tag_in(tag), TO_COMM(comm), &flag, &s), "MPI_Iprobe")) {
         return JNI_FALSE;
     }
-    if (flag) set_status(env, status, &s);
+    if (flag) put_status(statusArea, &s);
     return flag ? JNI_TRUE : JNI_FALSE;
 }
 

@@ -271,8 +271,10 @@ final class MpiComm implements BackendComm, CollectiveOps {
         long received = 0;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv", this);
         try {
+            NativeStatus ns = NativeStatus.mine();
             MpiNative.sendRecv0(handle, s.obj, s.mode, s.off, sendCount, backend.type(sendType), dest, sendTag,
-                    r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, status);
+                    r.obj, r.mode, r.off, recvCount, backend.type(recvType), source, recvTag, ns.address);
+            ns.copyTo(status);
             received = status.bytes;
         } finally {
             m.exit();
@@ -288,8 +290,10 @@ final class MpiComm implements BackendComm, CollectiveOps {
         long received = 0;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Sendrecv_replace", this);
         try {
+            NativeStatus ns = NativeStatus.mine();
             MpiNative.sendRecvReplace0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, sendTag, source,
-                    recvTag, status);
+                    recvTag, ns.address);
+            ns.copyTo(status);
             received = status.bytes;
         } finally {
             m.exit();
@@ -299,17 +303,22 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     @Override
     public void probe(int source, int tag, StatusData status) {
+        NativeStatus ns = NativeStatus.mine();
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Probe", this);
         try {
-            MpiNative.probe0(handle, source, tag, status);
+            MpiNative.probe0(handle, source, tag, ns.address);
         } finally {
             m.exit();
         }
+        if (status != null) ns.copyTo(status);
     }
 
     @Override
     public boolean iprobe(int source, int tag, StatusData status) {
-        return MpiNative.iprobe0(handle, source, tag, status);
+        NativeStatus ns = NativeStatus.mine();
+        boolean found = MpiNative.iprobe0(handle, source, tag, ns.address);
+        if (found && status != null) ns.copyTo(status);
+        return found;
     }
 
     // ---- collectives: shared plumbing ------------------------------------------------------------

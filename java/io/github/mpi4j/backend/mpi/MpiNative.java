@@ -3,7 +3,6 @@ package io.github.mpi4j.backend.mpi;
 import io.github.mpi4j.spi.OpCode;
 import io.github.mpi4j.spi.Predefined;
 import io.github.mpi4j.spi.SendMode;
-import io.github.mpi4j.spi.StatusData;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 
@@ -166,14 +165,14 @@ final class MpiNative {
 
     static native void sendRecv0(long comm, Object sbuf, int smode, long soff, int scount, long stype, int dest,
                                  int stag, Object rbuf, int rmode, long roff, int rcount, long rtype, int source,
-                                 int rtag, StatusData status);
+                                 int rtag, long statusArea);
 
     static native void sendRecvReplace0(long comm, Object buf, int mode, long off, int count, long type, int dest,
-                                        int stag, int source, int rtag, StatusData status);
+                                        int stag, int source, int rtag, long statusArea);
 
-    static native void probe0(long comm, int source, int tag, StatusData status);
+    static native void probe0(long comm, int source, int tag, long statusArea);
 
-    static native boolean iprobe0(long comm, int source, int tag, StatusData status);
+    static native boolean iprobe0(long comm, int source, int tag, long statusArea);
 
     // ---- requests ----------------------------------------------------------------------------
     static native void start0(long request);
