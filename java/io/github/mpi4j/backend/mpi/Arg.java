@@ -34,10 +34,15 @@ final class Arg {
      */
     static final int SMALL = 1024;
 
-    /** Per thread: two staging areas (a call has at most a send and a receive buffer) and their addresses. */
+    /**
+     * Per thread: two staging areas (a call has at most a send and a receive buffer), their
+     * addresses, and the records that describe them, reused by every call (a blocking call is
+     * over before the thread makes another, so a small message allocates nothing).
+     */
     private static final class Local {
         final ByteBuffer[] bufs = new ByteBuffer[2];
         final long[] addrs = new long[2];
+        final Arg[] args = {new Arg(), new Arg()};
 
         Local() {
             for (int i = 0; i < 2; i++) {
@@ -54,8 +59,10 @@ final class Arg {
      * {@code slot} (0 or 1), passed by address.
      */
     static Arg small(Buf b, long bytes, boolean read, boolean write, int slot) {
-        Arg a = new Arg();
         Local l = LOCAL.get();
+        Arg a = l.args[slot];
+        a.obj = null;
+        a.slab = null;
         a.user = b;
         a.bytes = bytes;
         a.copyBack = write;
@@ -174,6 +181,7 @@ final class Arg {
             slab = null;
         }
         staging = null;
+        user = null;  // a thread's reused record keeps no array reachable
     }
 
     /** The request was freed while active: MPI may still use the staging, which must stay valid. */

@@ -168,32 +168,44 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
+        // A direct buffer goes by address, with no argument record: nothing to stage or finish.
+        Arg a = buf != null && buf.isDirect() ? null : blocking(buf, bytes(count, type), true, false, false, 0);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
         try {
-            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, MpiNative.sendMode(mode));
+            if (a == null) {
+                MpiNative.send0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count, backend.type(type), dest,
+                        tag, MpiNative.sendMode(mode));
+            } else {
+                MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
+                        MpiNative.sendMode(mode));
+            }
         } catch (RuntimeException | Error e) {
-            a.release();
+            if (a != null) a.release();
             throw e;
         } finally {
             m.exit();
         }
-        a.done();
+        if (a != null) a.done();
     }
 
     @Override
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
-        Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
+        Arg a = buf != null && buf.isDirect() ? null : blocking(buf, bytes(count, type), false, true, false, 1);
         long received = 0;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Recv", this);
         try {
             NativeStatus ns = NativeStatus.mine();
-            MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, ns.address);
+            if (a == null) {
+                MpiNative.recv0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count, backend.type(type),
+                        source, tag, ns.address);
+            } else {
+                MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, ns.address);
+            }
             ns.copyTo(status);
             received = status.bytes;
         } finally {
             m.exit();
-            a.done(received);
+            if (a != null) a.done(received);
         }
     }
 
