@@ -58,6 +58,21 @@ final class Arg {
      * A blocking-call argument for a small array: copied into this thread's staging area
      * {@code slot} (0 or 1), passed by address.
      */
+    /**
+     * A blocking-call argument for a direct buffer: this thread's record {@code slot}, passing
+     * the buffer by address (nothing to stage or finish).
+     */
+    static Arg direct(Buf b, int slot) {
+        Arg a = LOCAL.get().args[slot];
+        a.obj = b.base;
+        a.mode = MpiNative.RAW;
+        a.off = directAddress(b);
+        a.user = null;
+        a.staging = null;
+        a.slab = null;
+        return a;
+    }
+
     static Arg small(Buf b, long bytes, boolean read, boolean write, int slot) {
         Local l = LOCAL.get();
         Arg a = l.args[slot];
@@ -202,5 +217,6 @@ final class Arg {
             complete(received);
             release();
         }
+        obj = null;  // a thread's reused record keeps no buffer reachable
     }
 }

@@ -284,11 +284,11 @@ public final class MpiBackend implements Backend {
         } finally {
             m.exit();
         }
-        copyStatuses(ns, st, st == null ? 0 : st.length);
+        copyStatuses(ns, st, h.length);
         finishCompleted(requests, h, st);
     }
 
-    /** Copies the first {@code n} statuses of a multi-completion into {@code st} (null: none). */
+    /** Copies the first {@code n} statuses of a multi-completion into {@code st} (ns null: none were asked for). */
     private static void copyStatuses(NativeStatus ns, StatusData[] st, int n) {
         if (ns == null) return;
         for (int i = 0; i < n; i++) if (st[i] != null) ns.copyTo(i, st[i]);
@@ -302,7 +302,7 @@ public final class MpiBackend implements Backend {
         NativeStatus ns = st == null ? null : NativeStatus.mine(h.length);
         boolean all = MpiNative.testAll0(h, ns == null ? 0 : ns.address);
         if (all) {
-            copyStatuses(ns, st, st == null ? 0 : st.length);
+            copyStatuses(ns, st, h.length);
             finishCompleted(requests, h, st);
         }
         return all;

@@ -60,10 +60,12 @@ final class MpiComm implements BackendComm, CollectiveOps {
     }
 
     /**
-     * Blocking-call argument: small arrays go through per-thread staging, larger ones are pinned
-     * unless pinning is off or a user op may call back; {@code slot} picks the staging area.
+     * Blocking-call argument: direct buffers go by address and small arrays through per-thread
+     * staging, both in the thread's reused record {@code slot}; larger arrays are pinned unless
+     * pinning is off or a user op may call back.
      */
     private Arg blocking(Buf b, long bytes, boolean read, boolean write, boolean userOp, int slot) {
+        if (b != null && b.isDirect()) return Arg.direct(b, slot);
         if (b != null && b != Buf.IN_PLACE && bytes <= Arg.SMALL && b.isArray()
                 && b.kind != io.github.mpi4j.spi.BaseKind.OBJECT) {
             return Arg.small(b, bytes, read, write, slot);
@@ -168,44 +170,32 @@ final class MpiComm implements BackendComm, CollectiveOps {
 
     @Override
     public void send(Buf buf, int count, TypeDesc type, int dest, int tag, SendMode mode) {
-        // A direct buffer goes by address, with no argument record: nothing to stage or finish.
-        Arg a = buf != null && buf.isDirect() ? null : blocking(buf, bytes(count, type), true, false, false, 0);
+        Arg a = blocking(buf, bytes(count, type), true, false, false, 0);
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Send", this);
         try {
-            if (a == null) {
-                MpiNative.send0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count, backend.type(type), dest,
-                        tag, MpiNative.sendMode(mode));
-            } else {
-                MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag,
-                        MpiNative.sendMode(mode));
-            }
+            MpiNative.send0(handle, a.obj, a.mode, a.off, count, backend.type(type), dest, tag, MpiNative.sendMode(mode));
         } catch (RuntimeException | Error e) {
-            if (a != null) a.release();
+            a.release();
             throw e;
         } finally {
             m.exit();
         }
-        if (a != null) a.done();
+        a.done();
     }
 
     @Override
     public void recv(Buf buf, int count, TypeDesc type, int source, int tag, StatusData status) {
-        Arg a = buf != null && buf.isDirect() ? null : blocking(buf, bytes(count, type), false, true, false, 1);
+        Arg a = blocking(buf, bytes(count, type), false, true, false, 1);
         long received = 0;
         MpiWatchdog.Mark m = MpiWatchdog.enter("MPI_Recv", this);
         try {
             NativeStatus ns = NativeStatus.mine();
-            if (a == null) {
-                MpiNative.recv0(handle, buf.base, MpiNative.RAW, Arg.directAddress(buf), count, backend.type(type),
-                        source, tag, ns.address);
-            } else {
-                MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, ns.address);
-            }
+            MpiNative.recv0(handle, a.obj, a.mode, a.off, count, backend.type(type), source, tag, ns.address);
             ns.copyTo(status);
             received = status.bytes;
         } finally {
             m.exit();
-            if (a != null) a.done(received);
+            a.done(received);
         }
     }
 

@@ -138,9 +138,4 @@ final class StagingPool {
     static void orphan(Slab s) {
         ORPHANS.add(s);
     }
-
-    /** Slabs this thread keeps for itself (for the tests). */
-    static int keptByThisThread() {
-        return LOCAL.get().count;
-    }
 }
