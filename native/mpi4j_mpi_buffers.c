@@ -31,6 +31,15 @@ void arg_buf(ubuf *b, jobject obj, jint mode, jlong off) {
     if (mode == BUF_RAW) b->ptr = (void *)(intptr_t)off; /* an address Java already knows */
 }
 
+void arg_huge(const ubuf *b, jlong count, MPI_Datatype type) {
+    /* Under 4,096 elements only derived types of 1 KiB or more could reach 4 MiB; small
+     * messages skip the extent query. */
+    if (b->mode != BUF_ARRAY || count < 4096) return;
+    MPI_Aint lb, extent;
+    if (MPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS || extent < 1) return;
+    huge_pages_for(b->ptr, (size_t)count * (size_t)extent);
+}
+
 JNIEXPORT jlong JNICALL JNI_FN(address0)(JNIEnv *env, jclass cls, jobject buf) {
     (void)cls;
     return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buf);

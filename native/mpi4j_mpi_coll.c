@@ -2,6 +2,9 @@
  * their duration; non-blocking ones receive direct memory only (Java stages arrays). */
 #include "mpi4j_mpi.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "io_github_mpi4j_backend_mpi_MpiNative.h"
 
 #define JNI_FN(name) Java_io_github_mpi4j_backend_mpi_MpiNative_##name
@@ -43,11 +46,78 @@ JNIEXPORT jlong JNICALL JNI_FN(bcast0)(JNIEnv *env, jclass cls, jlong comm, jobj
     MPI_Request r = MPI_REQUEST_NULL;
     arg_buf(&b, buf, mode, off);
     if (ubuf_acquire(env, &b, 1) != 0) return 0;
+    arg_huge(&b, count, TO_TYPE(type));
     int rc = nb ? MPI_Ibcast(b.ptr, count, TO_TYPE(type), root, TO_COMM(comm), &r)
                 : MPI_Bcast(b.ptr, count, TO_TYPE(type), root, TO_COMM(comm));
     ubuf_release(env, &b, 1, 1);
     return finish(env, rc, r, nb ? "MPI_Ibcast" : "MPI_Bcast");
 }
+
+#if defined(OPEN_MPI)
+/* Whether count elements of t lie back to back without holes (so a memcpy may copy them). */
+static int contiguous(jlong count, MPI_Datatype t) {
+    int size = 0;
+    MPI_Aint lb = -1, extent = 0, true_lb = -1, true_extent = 0;
+    if (count < 1 || MPI_Type_size(t, &size) != MPI_SUCCESS || MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS) {
+        return 0;
+    }
+    return lb == 0 && true_lb == 0 && size > 0 && (MPI_Aint)size == extent && true_extent == extent;
+}
+
+/*
+ * Open MPI reduces a large allreduce or reduce from the send buffer into the receive buffer in one
+ * vector loop (result = send + received). When the receive buffer starts 1-63 bytes past the send
+ * buffer modulo 4 KiB, each load of that loop falsely waits on the store just before it ("4K
+ * aliasing"): a 16 MiB allreduce of doubles took 9.5-12.7 ms instead of 5.1-6.9 (C alone,
+ * docs/performance.md, twenty-eighth session). Two Java arrays allocated one after the other lie
+ * exactly there: the second one's data starts 16 bytes (its header) after the first one's end.
+ * Such a call copies the send buffer into the receive buffer itself (glibc's memcpy avoids that
+ * aliasing) and reduces in place, which MPI defines as the same operation. Only for data without
+ * holes (a memcpy would write into them) and intracommunicators (no MPI_IN_PLACE otherwise).
+ */
+static void avoid_4k_aliasing(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c, int all, int root) {
+    uintptr_t gap = ((uintptr_t)b[1].ptr - (uintptr_t)b[0].ptr) & 4095;
+    if (gap == 0 || gap >= 64) return;
+    if (b[0].ptr == MPI_IN_PLACE || b[0].ptr == NULL || b[1].ptr == NULL || b[1].ptr == MPI_IN_PLACE) return;
+    int inter = 1, rank = -1, size = 0;
+    if (MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return;
+    if (!all && (MPI_Comm_rank(c, &rank) != MPI_SUCCESS || rank != root)) return;
+    if (!contiguous(count, t) || MPI_Type_size(t, &size) != MPI_SUCCESS) return;
+    memcpy(b[1].ptr, b[0].ptr, (size_t)count * (size_t)size);
+    b[0].ptr = MPI_IN_PLACE;
+}
+#endif
+
+#if defined(MPICH)
+/*
+ * MPICH 4.0's blocking MPI_Reduce with MPI_IN_PLACE at the root crashes the process once the data
+ * is a few KiB (777 ints at a root other than 0, any root at 100,000; its non-blocking reduce
+ * does not). The root instead sends a copy of its receive buffer, which is the same operation.
+ * Returns the copy to free after the call (NULL when none was made); on failure to allocate, the
+ * MPI error code through *rc.
+ */
+static void *mpich_reduce_in_place_copy(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c, int root, int *rc) {
+    *rc = MPI_SUCCESS;
+    int rank = -1;
+    if (b[0].ptr != MPI_IN_PLACE || b[1].ptr == NULL || count < 1) return NULL;
+    if (MPI_Comm_rank(c, &rank) != MPI_SUCCESS || rank != root) return NULL; /* intercomms: root is MPI_ROOT */
+    MPI_Aint lb, extent, true_lb, true_extent;
+    if (MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS) {
+        return NULL;
+    }
+    size_t span = (size_t)(count - 1) * (size_t)extent + (size_t)true_extent;
+    char *copy = malloc(span > 0 ? span : 1);
+    if (copy == NULL) {
+        *rc = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    memcpy(copy, (char *)b[1].ptr + true_lb, span);
+    b[0].ptr = copy - true_lb;
+    return copy;
+}
+#endif
 
 JNIEXPORT jlong JNICALL JNI_FN(reduce0)(JNIEnv *env, jclass cls, jlong comm, jobject sbuf, jint smode, jlong soff,
                                         jobject rbuf, jint rmode, jlong roff, jint count, jlong type, jlong op,
@@ -62,13 +132,24 @@ JNIEXPORT jlong JNICALL JNI_FN(reduce0)(JNIEnv *env, jclass cls, jlong comm, job
     MPI_Datatype t = TO_TYPE(type);
     MPI_Op o = TO_OP(op);
     MPI_Comm c = TO_COMM(comm);
+    arg_huge(&b[1], count, t);
+#if defined(OPEN_MPI)
+    avoid_4k_aliasing(b, count, t, c, all, root);
+#endif
     int rc;
     if (all) {
         rc = nb ? MPI_Iallreduce(b[0].ptr, b[1].ptr, count, t, o, c, &r)
                 : MPI_Allreduce(b[0].ptr, b[1].ptr, count, t, o, c);
+    } else if (nb) {
+        rc = MPI_Ireduce(b[0].ptr, b[1].ptr, count, t, o, root, c, &r);
     } else {
-        rc = nb ? MPI_Ireduce(b[0].ptr, b[1].ptr, count, t, o, root, c, &r)
-                : MPI_Reduce(b[0].ptr, b[1].ptr, count, t, o, root, c);
+#if defined(MPICH)
+        void *copy = mpich_reduce_in_place_copy(b, count, t, c, root, &rc);
+        if (rc == MPI_SUCCESS) rc = MPI_Reduce(b[0].ptr, b[1].ptr, count, t, o, root, c);
+        free(copy);
+#else
+        rc = MPI_Reduce(b[0].ptr, b[1].ptr, count, t, o, root, c);
+#endif
     }
     ubuf_release(env, b, 2, 1);
     return finish(env, rc, r, all ? "MPI_Allreduce" : "MPI_Reduce");

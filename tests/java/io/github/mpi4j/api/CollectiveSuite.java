@@ -691,4 +691,82 @@ public class CollectiveSuite {
         }
         concat.free();
     }
+
+    /**
+     * Reductions whose receive buffer starts a few bytes past the send buffer modulo 4 KiB, where
+     * the MPI backend copies the send buffer over and reduces in place (4K aliasing,
+     * mpi4j_mpi_coll.c): two slices of one direct buffer at byte gaps inside and outside that
+     * window, doubles and ints, a contiguous derived type and a vector whose holes must stay
+     * untouched, allReduce and reduce to the last rank; and two arrays allocated one after the
+     * other, which a JVM usually places 16 bytes apart that way. Every value against the sum
+     * computed here.
+     */
+    @RankTest
+    public void reductionsIntoBuffersJustPastTheSend(Intracomm comm) {
+        int size = comm.getSize(), rank = comm.getRank(), root = size - 1;
+        Datatype triple = Datatype.createContiguous(3, MPI.DOUBLE);
+        triple.commit();
+        Datatype everyOther = Datatype.createVector(2, 1, 2, MPI.DOUBLE); // values 0 and 2 of 3: a hole between
+        everyOther.commit();
+        for (int gap : new int[] {8, 16, 40, 63 * 8, 4096 + 16}) {
+            for (int n : new int[] {1, 700, 20_000}) {
+                for (Datatype type : new Datatype[] {MPI.DOUBLE, MPI.INT, triple, everyOther}) {
+                    int per = type == triple || type == everyOther ? 3 : 1; // values an element spans
+                    int width = type == MPI.INT ? 4 : 8, values = n * per;
+                    int bytes = values * width;
+                    ByteBuffer whole = ByteBuffer.allocateDirect(2 * bytes + 2 * 4096 + gap).order(ByteOrder.nativeOrder());
+                    int sendAt = 0, recvAt = (bytes + 4095) / 4096 * 4096 + gap;
+                    ByteBuffer send = whole.duplicate().position(sendAt).limit(sendAt + bytes).slice().order(ByteOrder.nativeOrder());
+                    for (boolean all : new boolean[] {true, false}) {
+                        ByteBuffer recv = whole.duplicate().position(recvAt).limit(recvAt + bytes).slice().order(ByteOrder.nativeOrder());
+                        for (int v = 0; v < values; v++) {
+                            put(send, width, v, rank * 1000 + v);
+                            put(recv, width, v, -7); // what a hole must keep
+                        }
+                        if (all) comm.allReduce(send, recv, n, type, MPI.SUM);
+                        else comm.reduce(send, recv, n, type, MPI.SUM, root);
+                        if (!all && rank != root) continue;
+                        for (int v = 0; v < values; v++) {
+                            boolean hole = type == everyOther && v % 3 == 1;
+                            long want = hole ? -7 : 1000L * size * (size - 1) / 2 + (long) size * v;
+                            long got = width == 4 ? recv.getInt(v * 4) : (long) recv.getDouble(v * 8);
+                            if (got != want) {
+                                Check.equal(want, got, (all ? "allReduce" : "reduce") + " gap=" + gap + " n=" + n
+                                        + " type=" + per + "x" + width + " value " + v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        triple.free();
+        everyOther.free();
+        // In place at the root, first and last: MPICH 4.0's own MPI_Reduce crashed on this.
+        for (int n : new int[] {1, 777, 100_000}) {
+            for (int root2 : new int[] {0, size - 1}) {
+                int[] mine = new int[n];
+                for (int v = 0; v < n; v++) mine[v] = rank * 1000 + v;
+                if (rank == root2) comm.reduce(MPI.IN_PLACE, mine, n, MPI.INT, MPI.SUM, root2);
+                else comm.reduce(mine, null, n, MPI.INT, MPI.SUM, root2);
+                for (int v = 0; rank == root2 && v < n; v++) {
+                    int want = 1000 * size * (size - 1) / 2 + size * v;
+                    if (mine[v] != want) Check.equal(want, mine[v], "reduce in place at " + root2 + " n=" + n + " value " + v);
+                }
+            }
+        }
+        for (int n : new int[] {1, 1000, 600_000}) { // 600,000 doubles (4.8 MB): huge pages on the MPI backend
+            double[] a = new double[n], b = new double[n];
+            for (int v = 0; v < n; v++) a[v] = rank * 1000 + v;
+            comm.allReduce(a, b, n, MPI.DOUBLE, MPI.SUM);
+            for (int v = 0; v < n; v++) {
+                double want = 1000.0 * size * (size - 1) / 2 + (double) size * v;
+                if (b[v] != want) Check.near(want, b[v], 0, "allReduce of adjacent arrays n=" + n + " value " + v);
+            }
+        }
+    }
+
+    private static void put(ByteBuffer b, int width, int index, int value) {
+        if (width == 4) b.putInt(index * 4, value);
+        else b.putDouble(index * 8, value);
+    }
 }
