@@ -2,8 +2,10 @@
  * Huge pages for large Java arrays that a blocking MPI call pins (issue 12, item 4).
  *
  * Between two ranks of a node Open MPI's vader moves a large message with one process_vm_readv
- * (CMA). Into a receive array on the JVM heap's 4 KiB pages that copy ran 13-53 % slower than
- * into the same bytes in 2 MiB pages (docs/performance.md, eighteenth session). Linux 6.1+
+ * (CMA), which walks both processes' pages. Into a receive array on the JVM heap's 4 KiB pages
+ * that copy ran 13-53 % slower than into the same bytes in 2 MiB pages (docs/performance.md,
+ * eighteenth session); out of a send array in them, a 1 MiB allreduce within 16 MiB arrays
+ * took 318-358 us instead of 104-272 (twenty-eighth session). Linux 6.1+
  * can turn the 2 MiB-aligned interior of such an array into huge pages on request
  * (MADV_COLLAPSE), whatever the system's THP setting short of "never" for the process. The
  * interior holds only the array's own bytes, so no other object is touched and no memory is

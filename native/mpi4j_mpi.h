@@ -100,8 +100,8 @@ int mpi_failed(JNIEnv *env, int rc, const char *call);
 
 /* Resolve a buffer argument: ubuf_init plus the IN_PLACE / NULL markers. */
 void arg_buf(ubuf *b, jobject obj, jint mode, jlong off);
-/* After ubuf_acquire, for a receive buffer: a pinned array that takes count elements of type
- * gets huge pages when it is large (mpi4j_huge_pages.c); anything else is left alone. */
+/* After ubuf_acquire: a pinned array that holds count elements of type gets huge pages when it
+ * is large (mpi4j_huge_pages.c); anything else is left alone. */
 void arg_huge(const ubuf *b, jlong count, MPI_Datatype type);
 
 /* ---- predefined handles (mpi4j_mpi_handles.c) ---- */

@@ -132,6 +132,7 @@ JNIEXPORT jlong JNICALL JNI_FN(reduce0)(JNIEnv *env, jclass cls, jlong comm, job
     MPI_Datatype t = TO_TYPE(type);
     MPI_Op o = TO_OP(op);
     MPI_Comm c = TO_COMM(comm);
+    arg_huge(&b[0], count, t);
     arg_huge(&b[1], count, t);
 #if defined(OPEN_MPI)
     avoid_4k_aliasing(b, count, t, c, all, root);

@@ -62,6 +62,7 @@ JNIEXPORT void JNICALL JNI_FN(send0)(JNIEnv *env, jclass cls, jlong comm, jobjec
     ubuf b;
     arg_buf(&b, buf, mode, off);
     if (ubuf_acquire(env, &b, 1) != 0) return;
+    arg_huge(&b, count, TO_TYPE(type));
     int d = rank_in(dest);
     int rc;
     switch (sendMode) {
@@ -198,6 +199,7 @@ JNIEXPORT void JNICALL JNI_FN(sendRecv0)(JNIEnv *env, jclass cls, jlong comm, jo
     arg_buf(&b[0], sbuf, smode, soff);
     arg_buf(&b[1], rbuf, rmode, roff);
     if (ubuf_acquire(env, b, 2) != 0) return;
+    arg_huge(&b[0], scount, TO_TYPE(stype));
     arg_huge(&b[1], rcount, TO_TYPE(rtype));
     int rc = MPI_Sendrecv(b[0].ptr, scount, TO_TYPE(stype), rank_in(dest), stag, b[1].ptr, rcount, TO_TYPE(rtype),
                           rank_in(source), tag_in(rtag), TO_COMM(comm), &s);
