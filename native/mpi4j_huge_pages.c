@@ -5,9 +5,8 @@
  * (CMA), which walks both processes' pages. Into a receive array on the JVM heap's 4 KiB pages
  * that copy ran 13-53 % slower than into the same bytes in 2 MiB pages (docs/performance.md,
  * eighteenth session); out of a send array in them, a 1 MiB allreduce within 16 MiB arrays
- * took 318-358 us instead of 104-272 (twenty-eighth session). Linux 6.1+
- * can turn the 2 MiB-aligned interior of such an array into huge pages on request
- * (MADV_COLLAPSE), whatever the system's THP setting short of "never" for the process. The
+ * took 318-358 us instead of 116-331 (twenty-eighth session). Linux 6.1+ can turn the 2 MiB-
+ * aligned interior of such an array into huge pages on request (MADV_COLLAPSE). The
  * interior holds only the array's own bytes, so no other object is touched and no memory is
  * added; the kernel copies those pages once into huge ones. A range that was collapsed is
  * remembered (by its 2 MiB frame), so a program that reuses its arrays pays the system call
@@ -74,7 +73,7 @@ void huge_pages_for(const void *ptr, size_t bytes) {
         int rc = madvise((void *)(f << FRAME_SHIFT), (size_t)(last - f) << FRAME_SHIFT, MADV_COLLAPSE);
         int err = rc == 0 ? 0 : errno;
         if (rc != 0 && (err == EINVAL || err == ENOSYS || err == EPERM)) {
-            g_state = -1; /* kernel before 6.1, or THP off for this process: stop asking */
+            g_state = -1; /* kernel before 6.1, or huge pages refused to this process: stop asking */
             break;
         }
         for (uintptr_t g = f; g < last; g++) {

@@ -72,7 +72,7 @@ static int contiguous(jlong count, MPI_Datatype t) {
  * aliasing"): a 16 MiB allreduce of doubles took 9.5-12.7 ms instead of 5.1-6.9 (C alone,
  * docs/performance.md, twenty-eighth session). Two Java arrays allocated one after the other lie
  * exactly there: the second one's data starts 16 bytes (its header) after the first one's end.
- * Such a call copies the send buffer into the receive buffer itself (glibc's memcpy avoids that
+ * Such a call copies the send buffer into the receive buffer itself (glibc's copy avoids that
  * aliasing) and reduces in place, which MPI defines as the same operation. Only for data without
  * holes (a memcpy would write into them) and intracommunicators (no MPI_IN_PLACE otherwise).
  */
@@ -84,7 +84,7 @@ static void avoid_4k_aliasing(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c, 
     if (MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return;
     if (!all && (MPI_Comm_rank(c, &rank) != MPI_SUCCESS || rank != root)) return;
     if (!contiguous(count, t) || MPI_Type_size(t, &size) != MPI_SUCCESS) return;
-    memcpy(b[1].ptr, b[0].ptr, (size_t)count * (size_t)size);
+    memmove(b[1].ptr, b[0].ptr, (size_t)count * (size_t)size); /* overlap is the caller's error; no worse */
     b[0].ptr = MPI_IN_PLACE;
 }
 #endif
