@@ -696,10 +696,10 @@ public class CollectiveSuite {
      * Reductions whose receive buffer starts a few bytes past the send buffer modulo 4 KiB, where
      * the MPI backend copies the send buffer over and reduces in place (4K aliasing,
      * mpi4j_mpi_coll.c): two slices of one direct buffer at byte gaps inside and outside that
-     * window, doubles and ints, a contiguous derived type and a vector whose holes must stay
-     * untouched, allReduce and reduce to the last rank; and two arrays allocated one after the
-     * other, which a JVM usually places 16 bytes apart that way. Every value against the sum
-     * computed here.
+     * window (and one where ranks differ), doubles and ints, a contiguous derived type and a
+     * vector whose holes must stay untouched, allReduce, reduce to the last rank, scan and exScan
+     * (rank 0's buffer untouched); and two arrays allocated one after the other, which a JVM
+     * usually places 16 bytes apart that way. Every value against the sum computed here.
      */
     @RankTest
     public void reductionsIntoBuffersJustPastTheSend(Intracomm comm) {
@@ -708,7 +708,10 @@ public class CollectiveSuite {
         triple.commit();
         Datatype everyOther = Datatype.createVector(2, 1, 2, MPI.DOUBLE); // values 0 and 2 of 3: a hole between
         everyOther.commit();
-        for (int gap : new int[] {8, 16, 40, 63 * 8, 4096 + 16}) {
+        final int mixed = -1; // even ranks 16 bytes past, odd ones 80: some go in place, some not
+        String[] calls = {"allReduce", "reduce", "scan", "exScan"};
+        for (int gapCase : new int[] {8, 16, 40, 63 * 8, 4096 + 16, mixed}) {
+            int gap = gapCase != mixed ? gapCase : rank % 2 == 0 ? 16 : 80;
             for (int n : new int[] {1, 700, 20_000}) {
                 for (Datatype type : new Datatype[] {MPI.DOUBLE, MPI.INT, triple, everyOther}) {
                     int per = type == triple || type == everyOther ? 3 : 1; // values an element spans
@@ -717,22 +720,29 @@ public class CollectiveSuite {
                     ByteBuffer whole = ByteBuffer.allocateDirect(2 * bytes + 2 * 4096 + gap).order(ByteOrder.nativeOrder());
                     int sendAt = 0, recvAt = (bytes + 4095) / 4096 * 4096 + gap;
                     ByteBuffer send = whole.duplicate().position(sendAt).limit(sendAt + bytes).slice().order(ByteOrder.nativeOrder());
-                    for (boolean all : new boolean[] {true, false}) {
+                    for (String call : calls) {
                         ByteBuffer recv = whole.duplicate().position(recvAt).limit(recvAt + bytes).slice().order(ByteOrder.nativeOrder());
                         for (int v = 0; v < values; v++) {
                             put(send, width, v, rank * 1000 + v);
-                            put(recv, width, v, -7); // what a hole must keep
+                            put(recv, width, v, -7); // what a hole, and exScan's rank 0, must keep
                         }
-                        if (all) comm.allReduce(send, recv, n, type, MPI.SUM);
-                        else comm.reduce(send, recv, n, type, MPI.SUM, root);
-                        if (!all && rank != root) continue;
+                        // The ranks whose contributions make this rank's result: [first, last].
+                        int first = 0, last = size - 1;
+                        switch (call) {
+                            case "allReduce": comm.allReduce(send, recv, n, type, MPI.SUM); break;
+                            case "reduce": comm.reduce(send, recv, n, type, MPI.SUM, root); break;
+                            case "scan": comm.scan(send, recv, n, type, MPI.SUM); last = rank; break;
+                            default: comm.exScan(send, recv, n, type, MPI.SUM); last = rank - 1;
+                        }
+                        if (call.equals("reduce") && rank != root) continue;
+                        long ranks = last - first + 1, rankSum = (long) (first + last) * ranks / 2;
                         for (int v = 0; v < values; v++) {
                             boolean hole = type == everyOther && v % 3 == 1;
-                            long want = hole ? -7 : 1000L * size * (size - 1) / 2 + (long) size * v;
+                            long want = hole || ranks == 0 ? -7 : 1000L * rankSum + ranks * v;
                             long got = width == 4 ? recv.getInt(v * 4) : (long) recv.getDouble(v * 8);
                             if (got != want) {
-                                Check.equal(want, got, (all ? "allReduce" : "reduce") + " gap=" + gap + " n=" + n
-                                        + " type=" + per + "x" + width + " value " + v);
+                                Check.equal(want, got, call + " gap=" + gap + " n=" + n + " type=" + per + "x" + width
+                                        + " value " + v);
                             }
                         }
                     }
