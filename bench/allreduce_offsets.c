@@ -3,14 +3,15 @@
  * C alone. A JVM places a Java array wherever its heap has room, so this is part of every
  * Java-versus-C ratio of that row (docs/performance.md, "Eighth session", issue 12 item 4).
  *
- *   mpirun -np 2 target/bench/allreduce_offsets [passes] [same|gap] [allreduce|reduce]
+ *   mpirun -np 2 target/bench/allreduce_offsets [passes] [same|gap] [allreduce|reduce|scan|exscan]
  *
  * same (the default): both buffers at the same offset into their pages.
  * gap: the receive buffer that many bytes past the send buffer modulo 4 KiB (both in one block),
  * as two Java arrays allocated one after the other lie 16 bytes apart that way; Open MPI's
  * reduction loop then meets "4K aliasing" (docs/performance.md, "Twenty-eighth session").
- * Per offset: median and minimum of 20 timed calls after 5 untimed ones; the result is checked
- * (at the root for reduce). */
+ * Per offset: median and minimum of 20 timed calls after 5 untimed ones, on rank 0 (the last rank
+ * for scan and exscan, whose work grows with the rank); the result is checked where it is known
+ * (every rank of an allreduce, the root of a reduce). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,9 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int passes = argc > 1 ? atoi(argv[1]) : 2;
     int gap_mode = argc > 2 && strcmp(argv[2], "gap") == 0;
-    int all = !(argc > 3 && strcmp(argv[3], "reduce") == 0);
+    const char *op = argc > 3 ? argv[3] : "allreduce";
+    int all = strcmp(op, "allreduce") == 0, scan = strcmp(op, "scan") == 0, exscan = strcmp(op, "exscan") == 0;
+    int reporter = scan || exscan ? size - 1 : 0;
     const long count = (16L << 20) / 8;
     const size_t bytes = (size_t)count * 8;
     const int same_offsets[] = {0, 16, 64, 264, 1024, 2048, 4032, 4080};
@@ -65,17 +68,19 @@ int main(int argc, char **argv) {
                 MPI_Barrier(MPI_COMM_WORLD);
                 double t0 = MPI_Wtime();
                 if (all) MPI_Allreduce(s, r, (int)count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                else if (scan) MPI_Scan(s, r, (int)count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                else if (exscan) MPI_Exscan(s, r, (int)count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
                 else MPI_Reduce(s, r, (int)count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
                 if (c >= WARM) t[c - WARM] = MPI_Wtime() - t0;
             }
             /* sum over ranks of (i % 1000) + rank */
-            for (long i = 0; (all || rank == 0) && i < count; i += 4093) {
+            for (long i = 0; (all || (rank == 0 && !scan && !exscan)) && i < count; i += 4093) {
                 double want = (double)(i % 1000) * size + (double)size * (size - 1) / 2;
                 if (r[i] != want) bad = 1;
             }
             qsort(t, CALLS, sizeof t[0], by_value);
-            if (rank == 0) {
-                printf("pass %d %s %s %4d: median %.2f ms, min %.2f ms\n", pass + 1, all ? "allreduce" : "reduce",
+            if (rank == reporter) {
+                printf("pass %d %s %s %4d: median %.2f ms, min %.2f ms\n", pass + 1, op,
                        gap_mode ? "gap" : "offset", off, t[CALLS / 2] * 1e3, t[0] * 1e3);
                 fflush(stdout);
             }
