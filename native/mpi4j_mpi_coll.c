@@ -54,15 +54,16 @@ JNIEXPORT jlong JNICALL JNI_FN(bcast0)(JNIEnv *env, jclass cls, jlong comm, jobj
 }
 
 #if defined(OPEN_MPI)
-/* Whether count elements of t lie back to back without holes (so a memcpy may copy them). */
-static int contiguous(jlong count, MPI_Datatype t) {
+/* The size of one element of t when count of them lie back to back without holes (so a copy may
+ * move them), else 0. */
+static int hole_free_size(jlong count, MPI_Datatype t) {
     int size = 0;
     MPI_Aint lb = -1, extent = 0, true_lb = -1, true_extent = 0;
     if (count < 1 || MPI_Type_size(t, &size) != MPI_SUCCESS || MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
         MPI_Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS) {
         return 0;
     }
-    return lb == 0 && true_lb == 0 && size > 0 && (MPI_Aint)size == extent && true_extent == extent;
+    return lb == 0 && true_lb == 0 && size > 0 && (MPI_Aint)size == extent && true_extent == extent ? size : 0;
 }
 
 /*
@@ -91,9 +92,8 @@ static int rank_of(MPI_Comm c) {
 }
 
 static void copy_then_in_place(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c) {
-    int inter = 1, size = 0;
-    if (MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return;
-    if (!contiguous(count, t) || MPI_Type_size(t, &size) != MPI_SUCCESS) return;
+    int inter = 1, size = hole_free_size(count, t);
+    if (size == 0 || MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return;
     memmove(b[1].ptr, b[0].ptr, (size_t)count * (size_t)size); /* overlap is the caller's error; no worse */
     b[0].ptr = MPI_IN_PLACE;
 }
