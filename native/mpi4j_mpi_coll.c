@@ -53,6 +53,12 @@ JNIEXPORT jlong JNICALL JNI_FN(bcast0)(JNIEnv *env, jclass cls, jlong comm, jobj
     return finish(env, rc, r, nb ? "MPI_Ibcast" : "MPI_Bcast");
 }
 
+/* This process's rank in c; -1 when MPI cannot tell. */
+static int rank_of(MPI_Comm c) {
+    int rank = -1;
+    return MPI_Comm_rank(c, &rank) == MPI_SUCCESS ? rank : -1;
+}
+
 #if defined(OPEN_MPI)
 /* The size of one element of t when count of them lie back to back without holes (so a copy may
  * move them), else 0. */
@@ -86,11 +92,6 @@ static int in_aliasing_window(const ubuf *b) {
     return gap != 0 && gap < 64;
 }
 
-static int rank_of(MPI_Comm c) {
-    int rank = -1;
-    return MPI_Comm_rank(c, &rank) == MPI_SUCCESS ? rank : -1;
-}
-
 static void copy_then_in_place(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c) {
     int inter = 1, size = hole_free_size(count, t);
     if (size == 0 || MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return;
@@ -109,9 +110,8 @@ static void copy_then_in_place(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c)
  */
 static void *mpich_reduce_in_place_copy(ubuf *b, jlong count, MPI_Datatype t, MPI_Comm c, int root, int *rc) {
     *rc = MPI_SUCCESS;
-    int rank = -1;
     if (b[0].ptr != MPI_IN_PLACE || b[1].ptr == NULL || count < 1) return NULL;
-    if (MPI_Comm_rank(c, &rank) != MPI_SUCCESS || rank != root) return NULL; /* intercomms: root is MPI_ROOT */
+    if (rank_of(c) != root) return NULL; /* intercomms: root is MPI_ROOT */
     MPI_Aint lb, extent, true_lb, true_extent;
     if (MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
         MPI_Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS) {
