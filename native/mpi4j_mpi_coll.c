@@ -308,6 +308,8 @@ JNIEXPORT jlong JNICALL JNI_FN(scan0)(JNIEnv *env, jclass cls, jlong comm, jobje
     MPI_Datatype t = TO_TYPE(type);
     MPI_Op o = TO_OP(op);
     MPI_Comm c = TO_COMM(comm);
+    arg_huge(&b[0], count, t);
+    arg_huge(&b[1], count, t);
 #if defined(OPEN_MPI)
     /* Not for exscan: measured in Java at np 2, its in-place form took 4.0-4.7 ms against 2.9
      * (the last rank reduces nothing, and in place it copies more), and at rank 0 it would
