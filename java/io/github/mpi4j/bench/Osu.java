@@ -1,7 +1,6 @@
 package io.github.mpi4j.bench;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
+import io.github.mpi4j.runtime.JitQuiet;
 import java.nio.DoubleBuffer;
 import java.util.Locale;
 import mpi.Intracomm;
@@ -97,9 +96,7 @@ public final class Osu {
                 / Runtime.getRuntime().availableProcessors());
         long start = System.nanoTime();
         long until = start + 3_000_000_000L * perCore, latest = start + 9_000_000_000L * perCore;
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        long jitMillis = jit.getTotalCompilationTime();
-        int quietSweeps = 0;
+        JitQuiet jit = new JitQuiet();
         boolean more = true;
         while (more) {
             // Every size the timed part uses up to 2 MiB, so every protocol and schedule: eager
@@ -115,17 +112,14 @@ public final class Osu {
             // session).
             long last = test.equals("allreduce") || test.equals("bcast") ? Math.max(max, 1 << 21) : 1 << 21;
             for (long size = minBytes; size <= last; size *= 2) runOnce(comm, test, size, direct);
-            // Then on until two sweeps in a row compiled nothing on any rank (at most three
+            // Then on until no rank's JIT has finished a compile for a second (at most three
             // times as long): a method called once per rendezvous message, such as the fabric's
             // Engine.isend, reached C2's threshold only after the sweeps of three seconds, and
             // its compile (which -Xbatch waits for) fell in the timed 256 KiB latency: 45-94 µs
             // against 17-20 in a quiet run (docs/performance.md, twenty-ninth session).
-            long jitNow = jit.getTotalCompilationTime();
-            quietSweeps = jitNow == jitMillis ? quietSweeps + 1 : 0;
-            jitMillis = jitNow;
             long now = System.nanoTime();
             // Every rank must agree on stopping, or the collectives would not match.
-            int[] go = {now < until || (quietSweeps < 2 && now < latest) ? 1 : 0};
+            int[] go = {now < until || (!jit.quietFor(1_000_000_000L) && now < latest) ? 1 : 0};
             comm.allReduce(go, 1, MPI.INT, MPI.MAX);
             more = go[0] == 1;
         }
