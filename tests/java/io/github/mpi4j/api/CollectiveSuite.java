@@ -726,8 +726,8 @@ public class CollectiveSuite {
                             put(send, width, v, rank * 1000 + v);
                             put(recv, width, v, -7); // what a hole, and exScan's rank 0, must keep
                         }
-                        // The ranks whose contributions make this rank's result: [first, last].
-                        int first = 0, last = size - 1;
+                        // The ranks whose contributions make this rank's result: 0 to last.
+                        int last = size - 1;
                         switch (call) {
                             case "allReduce": comm.allReduce(send, recv, n, type, MPI.SUM); break;
                             case "reduce": comm.reduce(send, recv, n, type, MPI.SUM, root); break;
@@ -735,7 +735,7 @@ public class CollectiveSuite {
                             default: comm.exScan(send, recv, n, type, MPI.SUM); last = rank - 1;
                         }
                         if (call.equals("reduce") && rank != root) continue;
-                        long ranks = last - first + 1, rankSum = (long) (first + last) * ranks / 2;
+                        long ranks = last + 1, rankSum = (long) last * ranks / 2;
                         for (int v = 0; v < values; v++) {
                             boolean hole = type == everyOther && v % 3 == 1;
                             long want = hole || ranks == 0 ? -7 : 1000L * rankSum + ranks * v;
