@@ -151,9 +151,16 @@ public final class Collectives implements CollectiveOps {
             ch.copy(work, 0, r, 0, len);
             return;
         }
-        if (s != Buf.IN_PLACE) ch.copy(s, 0, r, 0, len);
-        if (n == 1 || count == 0) return;
+        if (n == 1 || count == 0) {
+            if (s != Buf.IN_PLACE) ch.copy(s, 0, r, 0, len);
+            return;
+        }
         int tag = c.tag();
+        if (op.commutative && !c.layout().hierarchical) {
+            flatAllReduce(c, s, r, count, type, op, tag);
+            return;
+        }
+        if (s != Buf.IN_PLACE) ch.copy(s, 0, r, 0, len);
         if (!op.commutative) {
             // Order matters: an order-keeping reduce to rank 0, then a bcast.
             Buf acc = temp(type, len);
@@ -163,26 +170,32 @@ public final class Collectives implements CollectiveOps {
             Binomial.bcast(ch, r, 0, len, 0, tag);
             return;
         }
-        if (c.layout().hierarchical) {
-            boolean large = c.model.allReduce(len, n, count) != CostModel.AllReduce.RECURSIVE_DOUBLING;
-            NodeAware.allReduce(c.twoLevel(tag), r, count, type, op, large);
-        } else {
-            flatAllReduce(c, r, count, type, op, tag);
-        }
+        boolean large = c.model.allReduce(len, n, count) != CostModel.AllReduce.RECURSIVE_DOUBLING;
+        NodeAware.allReduce(c.twoLevel(tag), r, count, type, op, large);
     }
 
-    /** A commutative allreduce in place over all ranks of the context's channel, the algorithm picked by the model. */
-    static void flatAllReduce(CollContext c, Buf r, int count, TypeDesc type, OpDesc op, int tag) {
+    /**
+     * A commutative allreduce of {@code s} (or {@link Buf#IN_PLACE}) into {@code r} over all
+     * ranks of the context's channel, the algorithm picked by the model. The ring and
+     * Rabenseifner read {@code s} where they need it, so that {@code r} is written once rather
+     * than first filled with a copy of {@code s}; recursive doubling starts from that copy.
+     */
+    static void flatAllReduce(CollContext c, Buf s, Buf r, int count, TypeDesc type, OpDesc op, int tag) {
         int n = c.ch.size();
-        if (n == 1 || count == 0) return;
-        switch (c.model.allReduce(bytes(count, type), n, count)) {
+        long len = bytes(count, type);
+        if (n == 1 || count == 0) {
+            if (s != Buf.IN_PLACE) c.ch.copy(s, 0, r, 0, len);
+            return;
+        }
+        switch (c.model.allReduce(len, n, count)) {
             case RING:
-                Ring.allReduce(c, r, count, type, op, tag);
+                Ring.allReduce(c, s, r, count, type, op, tag);
                 break;
             case RABENSEIFNER:
-                Rabenseifner.allReduce(c, r, count, type, op, tag);
+                Rabenseifner.allReduce(c, s, r, count, type, op, tag);
                 break;
             default:
+                if (s != Buf.IN_PLACE) c.ch.copy(s, 0, r, 0, len);
                 RecursiveDoubling.allReduce(c, r, count, type, op, tag);
         }
     }

@@ -66,7 +66,7 @@ final class FabricTwoLevel implements TwoLevel {
 
         @Override
         public void reduceScatter(Buf buf, long[] at, TypeDesc type, OpDesc op) {
-            Ring.reduceScatter(c, buf, type, op, tag, at);
+            Ring.reduceScatter(c, Buf.IN_PLACE, buf, type, op, tag, at);
         }
 
         @Override
@@ -104,14 +104,14 @@ final class FabricTwoLevel implements TwoLevel {
         @Override
         public void allReduce(Buf buf, long off, int count, TypeDesc type, OpDesc op) {
             if (off % buf.kind.bytes == 0) {
-                Collectives.flatAllReduce(c, buf.plus((int) (off / buf.kind.bytes)), count, type, op, tag);
+                Collectives.flatAllReduce(c, Buf.IN_PLACE, buf.plus((int) (off / buf.kind.bytes)), count, type, op, tag);
                 return;
             }
             // A shard that does not start on an element of the buffer's kind: work on a copy.
             long len = CollContext.bytes(count, type);
             Buf t = CollContext.temp(type, len);
             c.ch.copy(buf, off, t, 0, len);
-            Collectives.flatAllReduce(c, t, count, type, op, tag);
+            Collectives.flatAllReduce(c, Buf.IN_PLACE, t, count, type, op, tag);
             c.ch.copy(t, 0, buf, off, len);
         }
     }

@@ -16,11 +16,23 @@ final class Rabenseifner {
     private Rabenseifner() {
     }
 
-    static void allReduce(CollContext c, Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+    /**
+     * {@code send} may be {@link Buf#IN_PLACE} (the data is in {@code buf}). With a separate send
+     * buffer and a power of two ranks, the first halving round receives the partner's half
+     * straight into {@code buf} and folds this rank's half in from {@code send}: {@code buf} is
+     * never filled with a copy of {@code send} first (the other half is written by the
+     * allgather).
+     */
+    static void allReduce(CollContext c, Buf send, Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
         CollChannel ch = c.ch;
         int n = ch.size();
         int p = Integer.highestOneBit(n), rem = n - p;
         long len = CollContext.bytes(count, type), ext = type.extent;
+        if (send != Buf.IN_PLACE && rem > 0) {
+            // The excess ranks' fold works on the whole vector in buf.
+            ch.copy(send, 0, buf, 0, len);
+            send = Buf.IN_PLACE;
+        }
         Buf tmp = c.scratch(1, type, len);
         int vr = ExcessRanks.fold(ch, buf, count, type, op, p, tag, tmp);
         if (vr >= 0) {
@@ -35,12 +47,19 @@ final class Rabenseifner {
                 int keepLo = keepLow ? lo : mid, keepHi = keepLow ? mid : hi;
                 int sendLo = keepLow ? mid : lo, sendHi = keepLow ? hi : mid;
                 long keepOff = at[keepLo] * ext, keepLen = (at[keepHi] - at[keepLo]) * ext;
-                ch.sendRecv(partner, buf, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
-                        partner, tmp, keepOff, keepLen, tag);
                 // Only commutative ops come here (Collectives sends the others to an order-keeping
                 // schedule), so the partner's half can be folded into this rank's own copy
                 // whichever side it comes from: no copy back.
-                ch.reduce(op, type, tmp, keepOff, buf, keepOff, at[keepHi] - at[keepLo]);
+                if (send != Buf.IN_PLACE) {
+                    ch.sendRecv(partner, send, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
+                            partner, buf, keepOff, keepLen, tag);
+                    ch.reduce(op, type, send, keepOff, buf, keepOff, at[keepHi] - at[keepLo]);
+                    send = Buf.IN_PLACE;
+                } else {
+                    ch.sendRecv(partner, buf, at[sendLo] * ext, (at[sendHi] - at[sendLo]) * ext,
+                            partner, tmp, keepOff, keepLen, tag);
+                    ch.reduce(op, type, tmp, keepOff, buf, keepOff, at[keepHi] - at[keepLo]);
+                }
                 los[depth] = lo;
                 his[depth] = hi;
                 depth++;

@@ -16,22 +16,29 @@ final class Ring {
     /**
      * Allreduce of large messages: reduce-scatter then allgather, over n chunks. After the
      * reduce-scatter rank r holds chunk (r+1) mod n complete; the allgather circulates the
-     * complete chunks. Each rank sends 2(n-1)/n of the message.
+     * complete chunks. Each rank sends 2(n-1)/n of the message. {@code send} may be
+     * {@link Buf#IN_PLACE} (the data is in {@code buf}).
      */
-    static void allReduce(CollContext c, Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
+    static void allReduce(CollContext c, Buf send, Buf buf, int count, TypeDesc type, OpDesc op, int tag) {
         long[] at = CollContext.chunks(count, c.ch.size());
-        reduceScatter(c, buf, type, op, tag, at);
+        reduceScatter(c, send, buf, type, op, tag, at);
         allgather(c.ch, buf, at, type.extent, tag, 1);
     }
 
     /**
-     * Reduce-scatter in place: in step s rank r sends chunk (r-s) to r+1 and receives chunk
-     * (r-s-1) from r-1, reducing it into its own copy; after n-1 steps rank r holds chunk
-     * (r+1) mod n of {@code at} (item offsets) reduced over all ranks, other chunks hold partial
+     * Reduce-scatter: in step s rank r sends chunk (r-s) to r+1 and receives chunk (r-s-1) from
+     * r-1, reducing it into its own copy; after n-1 steps rank r holds chunk (r+1) mod n of
+     * {@code at} (item offsets) reduced over all ranks in {@code buf}, other chunks hold partial
      * results. Chunks are further cut into segments of {@link CostModel#segmentBytes} so that
      * transfer and reduction overlap.
+     *
+     * <p>With a separate {@code send} buffer, each chunk of {@code buf} is first written by the
+     * step that receives it: the partial result is received straight into {@code buf} and this
+     * rank's own data folded in from {@code send} (the op is commutative). No copy of
+     * {@code send}, no temporary. In place, segments are received into two alternating
+     * temporaries.
      */
-    static void reduceScatter(CollContext c, Buf buf, TypeDesc type, OpDesc op, int tag, long[] at) {
+    static void reduceScatter(CollContext c, Buf send, Buf buf, TypeDesc type, OpDesc op, int tag, long[] at) {
         CollChannel ch = c.ch;
         int n = ch.size(), r = ch.rank();
         long ext = type.extent;
@@ -39,20 +46,23 @@ final class Ring {
         for (int i = 0; i < n; i++) maxChunk = Math.max(maxChunk, at[i + 1] - at[i]);
         int right = (r + 1) % n, left = (r - 1 + n) % n;
         long segItems = Math.max(1, c.model.segmentBytes / ext);
-        Buf tmp = c.scratch(1, type, Math.min(maxChunk, 2 * segItems) * ext);
+        boolean inPlace = send == Buf.IN_PLACE;
+        Buf tmp = inPlace ? c.scratch(1, type, Math.min(maxChunk, 2 * segItems) * ext) : null;
         for (int s = 0; s < n - 1; s++) {
             int sendChunk = (r - s + n) % n;
             int recvChunk = (r - s - 1 + 2 * n) % n;
             long sFrom = at[sendChunk], sTo = at[sendChunk + 1];
             long rFrom = at[recvChunk], rTo = at[recvChunk + 1];
+            // Step 0 sends this rank's own data; later steps pass on what the step before reduced.
+            Buf src = s == 0 && !inPlace ? send : buf;
             // Segments: post the sends of every segment of the chunk at once (one message per
             // segment: the receiver posts one receive per segment, and a message may not be
             // split over receives); receive segment by segment, reducing each while the next is
-            // in flight (two temporaries alternate).
+            // in flight.
             CollOp[] sends = new CollOp[(int) ((sTo - sFrom + segItems - 1) / segItems)];
             for (int g = 0; g < sends.length; g++) {
                 long from = sFrom + g * segItems;
-                sends[g] = ch.isend(right, tag, buf, from * ext, Math.min(segItems, sTo - from) * ext);
+                sends[g] = ch.isend(right, tag, src, from * ext, Math.min(segItems, sTo - from) * ext);
             }
             long segs = (rTo - rFrom + segItems - 1) / segItems;
             CollOp prev = null;
@@ -61,10 +71,11 @@ final class Ring {
                 long from = rFrom + g * segItems;
                 long items = Math.min(segItems, rTo - from);
                 long slot = (g & 1) * segItems;
-                CollOp cur = ch.irecv(left, tag, tmp, slot * ext, items * ext);
+                CollOp cur = inPlace ? ch.irecv(left, tag, tmp, slot * ext, items * ext)
+                        : ch.irecv(left, tag, buf, from * ext, items * ext);
                 if (prev != null) {
                     ch.waitAll(prev);
-                    ch.reduce(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
+                    foldSegment(ch, op, type, send, tmp, prevSlot, buf, prevFrom, prevItems);
                 }
                 prev = cur;
                 prevFrom = from;
@@ -73,10 +84,22 @@ final class Ring {
             }
             if (prev != null) {
                 ch.waitAll(prev);
-                ch.reduce(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
+                foldSegment(ch, op, type, send, tmp, prevSlot, buf, prevFrom, prevItems);
             }
             ch.waitAll(sends);
         }
+    }
+
+    /**
+     * Combines a received segment of {@code items} at item {@code from}: in place, from its
+     * temporary slot into {@code buf}; else this rank's data in {@code send} into the segment
+     * received in {@code buf}.
+     */
+    private static void foldSegment(CollChannel ch, OpDesc op, TypeDesc type, Buf send, Buf tmp, long slot, Buf buf,
+                                    long from, long items) {
+        long ext = type.extent;
+        if (send == Buf.IN_PLACE) ch.reduce(op, type, tmp, slot * ext, buf, from * ext, items);
+        else ch.reduce(op, type, send, from * ext, buf, from * ext, items);
     }
 
     /**
