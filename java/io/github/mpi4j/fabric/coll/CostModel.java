@@ -46,6 +46,14 @@ public final class CostModel {
     final double gamma;
     /** Pipelining segment of the ring allreduce, bytes. */
     final long segmentBytes;
+    /**
+     * The default segment: larger than every transport's eager limit (TCP's is 256 KiB), so that
+     * a segment that reaches a rank before it has posted the receive waits there as a
+     * rendezvous instead of being held in a heap copy. At 256 KiB over TCP, a 16 MiB ring at
+     * np 3 caused 12 young collections in 60 calls, pauses to 180 ms (docs/performance.md,
+     * "Thirtieth session").
+     */
+    static final long DEFAULT_SEGMENT_BYTES = 512 * 1024;
     /** Smallest allreduce, bytes, that goes through shared-memory slots. */
     final long shmMinBytes;
     private final AllReduce forcedAllReduce;
@@ -101,7 +109,7 @@ public final class CostModel {
         double alpha = setting("MPI4J_COLL_ALPHA_US", 2.0) * 1e-6;
         double beta = setting("MPI4J_COLL_BETA_NS_PER_KB", 150.0) * 1e-9 / 1024;
         double gamma = setting("MPI4J_COLL_GAMMA_NS_PER_KB", 100.0) * 1e-9 / 1024;
-        long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", 256) * 1024;
+        long seg = (long) setting("MPI4J_COLL_SEGMENT_KB", DEFAULT_SEGMENT_BYTES / 1024) * 1024;
         long shmMin = (long) (setting("MPI4J_SHM_COLL_MIN_KB", 1024) * 1024);
         String ar = choice("MPI4J_ALLREDUCE", "recursive_doubling", "rabenseifner", "ring", "shm");
         boolean slots = "shm".equals(ar);

@@ -67,8 +67,8 @@ public final class Prediction {
                     + gammaNsPerKiB + " ns/KiB");
         }
         double beta = 8.0 / (gbitPerSecond * 1e9);
-        CostModel m = new CostModel(alphaUs * 1e-6, beta, gammaNsPerKiB * 1e-9 / 1024, 256 * 1024, Long.MAX_VALUE,
-                null, false, null, null);
+        CostModel m = new CostModel(alphaUs * 1e-6, beta, gammaNsPerKiB * 1e-9 / 1024, CostModel.DEFAULT_SEGMENT_BYTES,
+                Long.MAX_VALUE, null, false, null, null);
         return new Prediction(m, 0, Integer.MAX_VALUE);
     }
 

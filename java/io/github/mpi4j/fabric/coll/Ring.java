@@ -53,29 +53,39 @@ final class Ring {
             int recvChunk = (r - s - 1 + 2 * n) % n;
             long sFrom = at[sendChunk], sTo = at[sendChunk + 1];
             long rFrom = at[recvChunk], rTo = at[recvChunk + 1];
-            // Step 0 sends this rank's own data; later steps pass on what the step before reduced.
-            Buf src = s == 0 && !inPlace ? send : buf;
-            // Segments: post the sends of every segment of the chunk at once (one message per
-            // segment: the receiver posts one receive per segment, and a message may not be
-            // split over receives); receive segment by segment, reducing each while the next is
-            // in flight.
-            CollOp[] sends = new CollOp[(int) ((sTo - sFrom + segItems - 1) / segItems)];
-            for (int g = 0; g < sends.length; g++) {
-                long from = sFrom + g * segItems;
-                sends[g] = ch.isend(right, tag, src, from * ext, Math.min(segItems, sTo - from) * ext);
-            }
             long segs = (rTo - rFrom + segItems - 1) / segItems;
+            if (!inPlace) {
+                // Every segment has its place in buf: post all the receives before the sends, so
+                // that no segment arrives unexpected (and is held in a copy), then fold each in
+                // as it arrives. Step 0 sends this rank's own data; later steps pass on what the
+                // step before reduced.
+                CollOp[] recvs = new CollOp[(int) segs];
+                for (int g = 0; g < segs; g++) {
+                    long from = rFrom + g * segItems;
+                    recvs[g] = ch.irecv(left, tag, buf, from * ext, Math.min(segItems, rTo - from) * ext);
+                }
+                CollOp[] sends = sendSegments(ch, right, tag, s == 0 ? send : buf, sFrom, sTo, segItems, ext);
+                for (int g = 0; g < segs; g++) {
+                    long from = rFrom + g * segItems;
+                    ch.waitAll(recvs[g]);
+                    ch.reduce(op, type, send, from * ext, buf, from * ext, Math.min(segItems, rTo - from));
+                }
+                ch.waitAll(sends);
+                continue;
+            }
+            // In place: receive segment by segment into two alternating temporaries, reducing
+            // each while the next is in flight.
+            CollOp[] sends = sendSegments(ch, right, tag, buf, sFrom, sTo, segItems, ext);
             CollOp prev = null;
             long prevFrom = 0, prevItems = 0, prevSlot = 0;
             for (long g = 0; g < segs; g++) {
                 long from = rFrom + g * segItems;
                 long items = Math.min(segItems, rTo - from);
                 long slot = (g & 1) * segItems;
-                CollOp cur = inPlace ? ch.irecv(left, tag, tmp, slot * ext, items * ext)
-                        : ch.irecv(left, tag, buf, from * ext, items * ext);
+                CollOp cur = ch.irecv(left, tag, tmp, slot * ext, items * ext);
                 if (prev != null) {
                     ch.waitAll(prev);
-                    foldSegment(ch, op, type, send, tmp, prevSlot, buf, prevFrom, prevItems);
+                    ch.reduce(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
                 }
                 prev = cur;
                 prevFrom = from;
@@ -84,22 +94,25 @@ final class Ring {
             }
             if (prev != null) {
                 ch.waitAll(prev);
-                foldSegment(ch, op, type, send, tmp, prevSlot, buf, prevFrom, prevItems);
+                ch.reduce(op, type, tmp, prevSlot * ext, buf, prevFrom * ext, prevItems);
             }
             ch.waitAll(sends);
         }
     }
 
     /**
-     * Combines a received segment of {@code items} at item {@code from}: in place, from its
-     * temporary slot into {@code buf}; else this rank's data in {@code send} into the segment
-     * received in {@code buf}.
+     * Posts the sends of every segment of items [from, to) of {@code src} at once: one message
+     * per segment, since the receiver posts one receive per segment and a message may not be
+     * split over receives.
      */
-    private static void foldSegment(CollChannel ch, OpDesc op, TypeDesc type, Buf send, Buf tmp, long slot, Buf buf,
-                                    long from, long items) {
-        long ext = type.extent;
-        if (send == Buf.IN_PLACE) ch.reduce(op, type, tmp, slot * ext, buf, from * ext, items);
-        else ch.reduce(op, type, send, from * ext, buf, from * ext, items);
+    private static CollOp[] sendSegments(CollChannel ch, int right, int tag, Buf src, long from, long to,
+                                         long segItems, long ext) {
+        CollOp[] sends = new CollOp[(int) ((to - from + segItems - 1) / segItems)];
+        for (int g = 0; g < sends.length; g++) {
+            long at = from + g * segItems;
+            sends[g] = ch.isend(right, tag, src, at * ext, Math.min(segItems, to - at) * ext);
+        }
+        return sends;
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.mpi4j.fabric.transport.TcpTransport;
 import mpi.MPIException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,5 +63,18 @@ class CostModelSettingsTest {
         System.setProperty("mpi4j.coll.segment.kb", "64");
         CostModel m = CostModel.fromSettings();
         assertEquals(CostModel.AllReduce.RING, m.allReduce(8, 4, 2));
+    }
+
+    /**
+     * The ring's default segment is larger than the largest eager message of any transport (TCP's;
+     * shared memory's is 64 KiB), so a segment that arrives early waits as a rendezvous instead
+     * of being held in a heap copy.
+     */
+    @Test
+    void theDefaultSegmentIsNeverSentEagerly() {
+        CostModel m = CostModel.fromSettings();
+        assertEquals(CostModel.DEFAULT_SEGMENT_BYTES, m.segmentBytes);
+        int tcpEager = new TcpTransport(1, new TcpTransport.Connection[0]).eagerLimit();
+        assertTrue(m.segmentBytes > tcpEager, m.segmentBytes + " <= TCP's eager limit " + tcpEager);
     }
 }
