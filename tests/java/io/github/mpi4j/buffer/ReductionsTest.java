@@ -113,6 +113,49 @@ class ReductionsTest {
         for (int i = 1; i <= count; i++) assertEquals(3.0, after[i], "element " + i);
     }
 
+    /**
+     * An inout range 1-63 bytes past the in range modulo 4 KiB goes through the C loop's blocked
+     * form (a copy of in a block at a time, against 4K aliasing): the results must be the plain
+     * loop's at every gap in and around that window, over several blocks and a remainder.
+     */
+    @Test
+    void operandsJustPastEachOtherModulo4KiBGiveTheLoopsResult() {
+        int count = 5_001;
+        for (int gap : new int[] {0, 8, 16, 24, 32, 56, 64, 72, 1024, 4088}) {
+            ByteBuffer memory = ByteBuffer.allocateDirect(2 * 8 * count + 3 * 4096).order(ByteOrder.nativeOrder());
+            int inAt = 4096, inoutAt = inAt + ((8 * count + 4095) / 4096) * 4096 + gap;
+            DoubleBuffer in = memory.position(inAt).slice().order(ByteOrder.nativeOrder()).asDoubleBuffer();
+            DoubleBuffer inout = memory.position(inoutAt).slice().order(ByteOrder.nativeOrder()).asDoubleBuffer();
+            double[] expected = new double[count];
+            for (int i = 0; i < count; i++) {
+                in.put(i, inValue(i));
+                inout.put(i, inoutValue(i));
+                expected[i] = inValue(i) + inoutValue(i);
+            }
+            Buf a = new Buf(in, BaseKind.DOUBLE, 0, count), b = new Buf(inout, BaseKind.DOUBLE, 0, count);
+            Reductions.reduce(SUM, Predefined.T_DOUBLE, a, 0, b, 0, count);
+            assertArrayEquals(expected, read(b, 0, count), "doubles, inout " + gap + " bytes past in modulo 4 KiB");
+            for (int i = 0; i < count; i++) assertEquals(inValue(i), in.get(i), "in element " + i + " unchanged");
+        }
+        for (int gap : new int[] {4, 12, 60, 68}) {
+            ByteBuffer memory = ByteBuffer.allocateDirect(2 * 4 * count + 3 * 4096).order(ByteOrder.nativeOrder());
+            int inAt = 4096, inoutAt = inAt + ((4 * count + 4095) / 4096) * 4096 + gap;
+            IntBuffer in = memory.position(inAt).slice().order(ByteOrder.nativeOrder()).asIntBuffer();
+            IntBuffer inout = memory.position(inoutAt).slice().order(ByteOrder.nativeOrder()).asIntBuffer();
+            int[] expected = new int[count];
+            for (int i = 0; i < count; i++) {
+                in.put(i, i * 37 % 101 - 50);
+                inout.put(i, i * 53 % 97 - 40);
+                expected[i] = Math.max(in.get(i), inout.get(i));
+            }
+            Reductions.reduce(MAX, Predefined.T_INT, new Buf(in, BaseKind.INT, 0, count), 0,
+                    new Buf(inout, BaseKind.INT, 0, count), 0, count);
+            int[] got = new int[count];
+            inout.get(0, got);
+            assertArrayEquals(expected, got, "ints, inout " + gap + " bytes past in modulo 4 KiB");
+        }
+    }
+
     private static final OpDesc MIN = new OpDesc("MPI.MIN", OpCode.MIN, null, true);
     private static final OpDesc PROD = new OpDesc("MPI.PROD", OpCode.PROD, null, true);
 
