@@ -180,7 +180,7 @@ public final class Collectives implements CollectiveOps {
      *
      * <p>Over TCP (direct temporaries) the ring and Rabenseifner read {@code s} where they need
      * it and receive straight into {@code r}, which is written once instead of first filled with
-     * a copy of {@code s}: a 16 MiB allreduce at np 4 took 8-10 % less. Over shared memory the
+     * a copy of {@code s}: a 16 MiB allreduce at np 4 took 6-12 % less. Over shared memory the
      * copy stays: there Rabenseifner's 512 KiB allreduce of arrays at np 2 measured 66-82 µs
      * without it against 52-57 with it (docs/performance.md, "Thirtieth session").
      */
