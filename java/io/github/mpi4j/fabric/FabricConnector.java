@@ -129,8 +129,13 @@ final class FabricConnector {
             if (rankZeroHosts) {
                 int port = Integer.parseInt(job.rendezvous.substring(job.rendezvous.lastIndexOf(':') + 1));
                 String host = job.rendezvous.substring(0, job.rendezvous.lastIndexOf(':'));
-                hosted = new RendezvousServer(storeBindAddress(host), port, job.secret,
-                        msg -> System.err.println("mpi4j: " + msg));
+                try {
+                    hosted = new RendezvousServer(storeBindAddress(host), port, job.secret,
+                            msg -> System.err.println("mpi4j: " + msg));
+                } catch (java.net.BindException e) {
+                    throw new IOException("cannot host the rendezvous store on port " + port + " (" + e.getMessage()
+                            + "); started by " + job.source + ". Set MASTER_PORT to a free port, the same in every rank", e);
+                }
             } else {
                 hosted = null;
             }

@@ -95,7 +95,7 @@ public final class Bootstrap {
             String nodes = env.getOrDefault("SLURM_STEP_NODELIST", env.getOrDefault("SLURM_JOB_NODELIST", "localhost"));
             List<String> hosts = Hostlist.expand(nodes);
             String job = env.getOrDefault("SLURM_JOB_ID", "0"), step = env.getOrDefault("SLURM_STEP_ID", "0");
-            int port = optional(env, "MASTER_PORT", 20000 + Math.floorMod((job + "." + step).hashCode(), 20000));
+            int port = optional(env, "MASTER_PORT", slurmStorePort(job, step));
             int tasksOnNode = slurmTasksOnNode(env, size);
             if (rank == 0) warnIfDerived(env, "user name, SLURM_JOB_ID, SLURM_STEP_ID and the node list");
             return new JobInfo(rank, size, optional(env, "SLURM_LOCALID", 0), tasksOnNode, "s" + job + "." + step,
@@ -104,6 +104,15 @@ public final class Bootstrap {
         }
         return new JobInfo(0, 1, 0, 1, "single" + ProcessHandle.current().pid(), null, null,
                 "a world of one process (no launcher variables)", timeout);
+    }
+
+    /**
+     * The store port every task of a SLURM step derives alike from its job and step ids, in
+     * 12000-31999: below Linux's default ephemeral range (32768-60999), so an outgoing
+     * connection on the first node cannot already hold it.
+     */
+    public static int slurmStorePort(String job, String step) {
+        return 12000 + Math.floorMod((job + "." + step).hashCode(), 20000);
     }
 
     /**

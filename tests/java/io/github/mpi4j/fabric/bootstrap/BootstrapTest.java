@@ -59,6 +59,26 @@ class BootstrapTest {
         assertTrue(j.source.contains("SLURM"));
     }
 
+    /**
+     * Every task derives the same store port from the job and step ids, below Linux's ephemeral
+     * range so that no outgoing connection on the first node can hold it; MASTER_PORT overrides.
+     */
+    @Test
+    void slurmStorePortIsDerivedBelowTheEphemeralRange() {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int job = 1; job <= 5000; job++) {
+            int port = Bootstrap.slurmStorePort(Integer.toString(job), "0");
+            assertTrue(port >= 1024 && port < 32768, job + " -> " + port);
+            seen.add(port);
+        }
+        assertTrue(seen.size() > 4000, "job ids spread over the range: " + seen.size());
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2",
+                "SLURM_STEP_NODELIST", "n1", "SLURM_JOB_ID", "77", "SLURM_STEP_ID", "3"));
+        assertEquals("n1:" + Bootstrap.slurmStorePort("77", "3"), Bootstrap.detect(env).rendezvous);
+        env.put("MASTER_PORT", "29999");
+        assertEquals("n1:29999", Bootstrap.detect(env).rendezvous);
+    }
+
     /** Slurm writes tasks per node compactly ("2(x3),1"); the count is this node's. */
     @Test
     void slurmTasksPerNode() {
