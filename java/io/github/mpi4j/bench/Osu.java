@@ -11,7 +11,7 @@ import mpi.Request;
  * OSU-style micro-benchmarks over the mpi4j API (the C twin is bench/osu_c.c; both print the
  * same lines, so bench/run.sh can compute ratios from one run):
  * <pre>
- *   Osu latency|bw|allreduce|bcast|init array|direct [maxBytes]
+ *   Osu latency|bw|allreduce|bcast|init array|direct [maxBytes [minBytes]]
  * </pre>
  * <ul>
  *   <li>latency: one-way time of a ping-pong between ranks 0 and 1 (half the round trip), µs;</li>
@@ -48,7 +48,9 @@ public final class Osu {
         String kind = direct ? "direct" : "array";
         long minBytes = test.equals("allreduce") ? 8 : 1;
         warmUp(comm, test, direct, minBytes, max);
-        for (long size = minBytes; size <= max; size *= 2) {
+        // An optional fourth argument starts the timed sweep there (a quick look at large sizes).
+        long from = args.length > 3 ? Math.max(minBytes, Long.parseLong(args[3])) : minBytes;
+        for (long size = from; size <= max; size *= 2) {
             double value;
             switch (test) {
                 case "latency": value = latency(comm, (int) size, direct); break;

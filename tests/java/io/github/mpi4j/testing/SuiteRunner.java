@@ -67,14 +67,13 @@ public final class SuiteRunner {
         rankCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         rankCommand.addAll(Jobs.jvmOptions());
         rankCommand.addAll(Arrays.asList("-cp", Jobs.classpath(), RankRunner.class.getName(), suite.getName()));
-        int port = freePort();
         String perRank;
         if (style.equals("torchrun")) {
             perRank = "RANK=$r LOCAL_RANK=$r WORLD_SIZE=" + np + " LOCAL_WORLD_SIZE=" + np
-                    + " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port;
+                    + " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + Ports.freeStorePort();
         } else {
             perRank = "SLURM_PROCID=$r SLURM_LOCALID=$r SLURM_NODEID=0 SLURM_NTASKS=" + np
-                    + " SLURM_STEP_NODELIST=localhost SLURM_TASKS_PER_NODE='" + np + "(x1)' SLURM_JOB_ID=" + slurmJobWithFreePort()
+                    + " SLURM_STEP_NODELIST=localhost SLURM_TASKS_PER_NODE='" + np + "(x1)' SLURM_JOB_ID=" + Ports.slurmJobWithFreePort()
                     + " SLURM_STEP_ID=0 MPI4J_SECRET=" + io.github.mpi4j.fabric.bootstrap.Secrets.hex(
                             io.github.mpi4j.fabric.bootstrap.Secrets.generate());
         }
@@ -91,27 +90,6 @@ public final class SuiteRunner {
             throw new AssertionError("could not start " + cmd, e);
         }
         return Stream.of(DynamicContainer.dynamicContainer(style + " np=" + np, toTests(suite, result, np)));
-    }
-
-    /** A job id whose derived store port (step 0) is free now, so the test exercises the derivation. */
-    private static String slurmJobWithFreePort() {
-        for (int job = 1000 + (int) (ProcessHandle.current().pid() % 50000);; job++) {
-            int port = io.github.mpi4j.fabric.bootstrap.Bootstrap.slurmStorePort(Integer.toString(job), "0");
-            try (java.net.ServerSocket s = new java.net.ServerSocket()) {
-                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-                return Integer.toString(job);
-            } catch (java.io.IOException e) {
-                // taken: try the next job id
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** Dynamic tests for {@code suite} with ranks as threads of this JVM (fabric tier 1). */

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.mpi4j.testing.Jobs;
+import io.github.mpi4j.testing.Ports;
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,12 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the whole start-up quickly instead of leaving the other to wait for its deadline.
  */
 class TorchrunStartTest {
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private static Process rank(int rank, int port, String secret, Path log) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -51,7 +45,7 @@ class TorchrunStartTest {
 
     @Test
     void derivedSecretWarnsAndAWrongSecretFailsEveryRankFast(@TempDir Path dir) throws Exception {
-        int port = freePort();
+        int port = Ports.freeStorePort();
         Path log0 = dir.resolve("r0"), log1 = dir.resolve("r1");
         Process r0 = rank(0, port, null, log0), r1 = rank(1, port, null, log1);
         assertEquals(0, await(r0), Files.readString(log0));
@@ -60,7 +54,7 @@ class TorchrunStartTest {
         assertTrue(out0.contains("LIFECYCLE OK 0 2 fabric"), out0);
         assertTrue(out0.contains("warning") && out0.contains("MPI4J_SECRET") && out0.contains("MASTER_PORT"), out0);
 
-        port = freePort();
+        port = Ports.freeStorePort();
         String good = Secrets.hex(Secrets.generate()), wrong = Secrets.hex(Secrets.generate());
         long t0 = System.nanoTime();
         r0 = rank(0, port, good, log0);
