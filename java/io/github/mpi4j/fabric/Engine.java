@@ -330,8 +330,18 @@ final class Engine implements FrameSink {
     // Sending
     // =====================================================================================
 
+    private int eagerLimit(int dest, boolean collective) {
+        Transport t = transportOf[dest];
+        return collective ? t.collectiveEagerLimit() : t.eagerLimit();
+    }
+
     /** Starts sending {@code len} bytes of {@code buf} from byte {@code off}. */
     SendOp isend(int ctx, int dest, int tag, Buf buf, long off, long len, boolean sync) {
+        return isend(ctx, dest, tag, buf, off, len, sync, false);
+    }
+
+    /** {@link #isend}; a collective's message when {@code collective} ({@link Transport#collectiveEagerLimit}). */
+    SendOp isend(int ctx, int dest, int tag, Buf buf, long off, long len, boolean sync, boolean collective) {
         checkFailure();
         if (buf.isNative()) buf = BufAccess.forJava(buf); // host memory viewed, device memory refused
         SendOp op = new SendOp(dest, buf, off, len, sync);
@@ -341,7 +351,7 @@ final class Engine implements FrameSink {
         Transport t = transportOf[dest];
         boolean locked = enter();
         try {
-            if (len <= t.eagerLimit() && !rendezvousOnly[dest]) {
+            if (len <= eagerLimit(dest, collective) && !rendezvousOnly[dest]) {
                 if (sync) {
                     op.id = register(op);
                 }
@@ -375,10 +385,10 @@ final class Engine implements FrameSink {
      * whole right now, it is sent (the buffer may be reused) and this returns true; otherwise it
      * does nothing and returns false, and the caller takes the general path ({@link #isend}).
      */
-    boolean sendNow(int ctx, int dest, int tag, Buf buf, long len) {
+    boolean sendNow(int ctx, int dest, int tag, Buf buf, long len, boolean collective) {
         if (buf.isNative()) return false;
         Transport t = transportOf[dest];
-        if (len > t.eagerLimit() || rendezvousOnly[dest] || failure != null) return false;
+        if (len > eagerLimit(dest, collective) || rendezvousOnly[dest] || failure != null) return false;
         boolean locked = enter();
         try {
             if (!outq[dest].isEmpty()) return false;

@@ -79,10 +79,10 @@ final class FabricComm implements BackendComm, CollChannel {
 
     @Override
     public CollOp isend(int peer, int tag, Buf buf, long off, long len) {
-        if (off == 0 && engine.sendNow(collCtx, members[peer], tag, buf, len)) {
+        if (off == 0 && engine.sendNow(collCtx, members[peer], tag, buf, len, true)) {
             return SENT;  // written whole (a barrier's empty message, a small piece): nothing to track
         }
-        Engine.Op op = engine.isend(collCtx, members[peer], tag, buf, off, len, false);
+        Engine.Op op = engine.isend(collCtx, members[peer], tag, buf, off, len, false, true);
         calls.track(op);
         return new Pending(op);
     }
@@ -319,7 +319,7 @@ final class FabricComm implements BackendComm, CollChannel {
      */
     private boolean sentWhole(Buf buf, long len, int dest, int tag, SendMode mode) {
         return (mode == SendMode.STANDARD || mode == SendMode.READY) && dest != Mpi.PROC_NULL
-                && engine.sendNow(p2pCtx, members[dest], tag, buf, len);
+                && engine.sendNow(p2pCtx, members[dest], tag, buf, len, false);
     }
 
     @Override

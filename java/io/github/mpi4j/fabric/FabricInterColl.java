@@ -127,7 +127,7 @@ final class FabricInterColl implements CollectiveOps {
     }
 
     private Engine.Op send(int world, int tag, Buf b, long off, long len) {
-        return engine.isend(c.collCtx, world, tag, len == 0 ? EMPTY : b, len == 0 ? 0 : off, len, false);
+        return engine.isend(c.collCtx, world, tag, len == 0 ? EMPTY : b, len == 0 ? 0 : off, len, false, true);
     }
 
     private Engine.Op recv(int world, int tag, Buf b, long off, long cap) {

@@ -47,13 +47,13 @@ public final class CostModel {
     /** Pipelining segment of the ring allreduce, bytes. */
     final long segmentBytes;
     /**
-     * The default segment: larger than every transport's eager limit (TCP's is 512 KiB), so that
+     * The default segment: larger than every transport's eager limit for collectives (256 KiB at most), so that
      * a segment that reaches a rank before it has posted the receive waits there as a
      * rendezvous instead of being held in a heap copy. At 256 KiB over TCP, a 16 MiB ring at
      * np 3 caused 12 young collections in 60 calls, pauses to 180 ms (docs/performance.md,
-     * "Thirtieth session"); 1 MiB segments ran as fast as 512 KiB ones there.
+     * "Thirtieth session").
      */
-    static final long DEFAULT_SEGMENT_BYTES = 1024 * 1024;
+    static final long DEFAULT_SEGMENT_BYTES = 512 * 1024;
     /** Smallest allreduce, bytes, that goes through shared-memory slots. */
     final long shmMinBytes;
     private final AllReduce forcedAllReduce;

@@ -15,6 +15,20 @@ public interface Transport {
     /** Payloads up to this many bytes go eagerly; larger messages use rendezvous. */
     int eagerLimit();
 
+    /** Messages of a collective go eagerly up to here at most, whatever {@link #eagerLimit()} is. */
+    int COLLECTIVE_EAGER_CAP = 256 * 1024;
+
+    /**
+     * The eager limit of a collective's messages: a schedule's message often reaches a rank
+     * before that rank has posted its receive, and a large eager one is then held in a heap
+     * copy, where a rendezvous waits and lands in place. With TCP's 512 KiB limit for them too, a
+     * 2 MiB allreduce at np 4 took 4.6-8.4 ms against 3.0-4.5 (docs/performance.md,
+     * "Thirty-first session").
+     */
+    default int collectiveEagerLimit() {
+        return Math.min(eagerLimit(), COLLECTIVE_EAGER_CAP);
+    }
+
     /**
      * Writes as much of {@code f} as it can without blocking; returns true once the whole frame
      * is written (the caller may then reuse the payload memory).

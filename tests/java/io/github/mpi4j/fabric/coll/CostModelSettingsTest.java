@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.mpi4j.fabric.transport.TcpTransport;
+import io.github.mpi4j.fabric.transport.Transport;
 import mpi.MPIException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -66,15 +67,26 @@ class CostModelSettingsTest {
     }
 
     /**
-     * The ring's default segment is larger than the largest eager message of any transport (TCP's;
-     * shared memory's is 64 KiB), so a segment that arrives early waits as a rendezvous instead
-     * of being held in a heap copy.
+     * The ring's default segment is larger than the largest eager message of a collective on any
+     * transport (TCP's point-to-point limit is higher, and a segment must not fall under it: only
+     * the collective limit applies to the ring), so a segment that arrives early waits as a
+     * rendezvous instead of being held in a heap copy.
      */
     @Test
     void theDefaultSegmentIsNeverSentEagerly() {
         CostModel m = CostModel.fromSettings();
         assertEquals(CostModel.DEFAULT_SEGMENT_BYTES, m.segmentBytes);
-        int tcpEager = new TcpTransport(1, new TcpTransport.Connection[0]).eagerLimit();
-        assertTrue(m.segmentBytes > tcpEager, m.segmentBytes + " <= TCP's eager limit " + tcpEager);
+        TcpTransport tcp = new TcpTransport(1, new TcpTransport.Connection[0]);
+        assertTrue(m.segmentBytes > tcp.collectiveEagerLimit(),
+                m.segmentBytes + " <= TCP's collective eager limit " + tcp.collectiveEagerLimit());
+        assertTrue(m.segmentBytes > Transport.COLLECTIVE_EAGER_CAP);
+    }
+
+    /** Over TCP, point-to-point messages go eagerly to 512 KiB, a collective's only to 256 KiB. */
+    @Test
+    void collectivesGoEagerlyLessFarThanPointToPointOverTcp() {
+        TcpTransport tcp = new TcpTransport(1, new TcpTransport.Connection[0]);
+        assertEquals(512 * 1024, tcp.eagerLimit());
+        assertEquals(256 * 1024, tcp.collectiveEagerLimit());
     }
 }
