@@ -330,8 +330,7 @@ final class Engine implements FrameSink {
     // Sending
     // =====================================================================================
 
-    private int eagerLimit(int dest, boolean collective) {
-        Transport t = transportOf[dest];
+    private static int eagerLimit(Transport t, boolean collective) {
         return collective ? t.collectiveEagerLimit() : t.eagerLimit();
     }
 
@@ -351,7 +350,7 @@ final class Engine implements FrameSink {
         Transport t = transportOf[dest];
         boolean locked = enter();
         try {
-            if (len <= eagerLimit(dest, collective) && !rendezvousOnly[dest]) {
+            if (len <= eagerLimit(t, collective) && !rendezvousOnly[dest]) {
                 if (sync) {
                     op.id = register(op);
                 }
@@ -388,7 +387,7 @@ final class Engine implements FrameSink {
     boolean sendNow(int ctx, int dest, int tag, Buf buf, long len, boolean collective) {
         if (buf.isNative()) return false;
         Transport t = transportOf[dest];
-        if (len > eagerLimit(dest, collective) || rendezvousOnly[dest] || failure != null) return false;
+        if (len > eagerLimit(t, collective) || rendezvousOnly[dest] || failure != null) return false;
         boolean locked = enter();
         try {
             if (!outq[dest].isEmpty()) return false;

@@ -114,6 +114,17 @@ class ReductionsTest {
     }
 
     /**
+     * Two ranges of {@code count} elements of {@code size} bytes in one direct buffer, in native
+     * order: the first page-aligned, the second {@code gap} bytes past it modulo 4 KiB.
+     */
+    private static ByteBuffer[] operandsApart(int size, int count, int gap) {
+        ByteBuffer memory = ByteBuffer.allocateDirect(2 * size * count + 3 * 4096);
+        int inAt = 4096, inoutAt = inAt + ((size * count + 4095) / 4096) * 4096 + gap;
+        return new ByteBuffer[] {memory.position(inAt).slice().order(ByteOrder.nativeOrder()),
+                memory.position(inoutAt).slice().order(ByteOrder.nativeOrder())};
+    }
+
+    /**
      * An inout range 1-63 bytes past the in range modulo 4 KiB goes through the C loop's blocked
      * form (a copy of in a block at a time, against 4K aliasing): the results must be the plain
      * loop's at every gap in and around that window, over several blocks and a remainder.
@@ -122,10 +133,8 @@ class ReductionsTest {
     void operandsJustPastEachOtherModulo4KiBGiveTheLoopsResult() {
         int count = 5_001;
         for (int gap : new int[] {0, 8, 16, 24, 32, 56, 64, 72, 1024, 4088}) {
-            ByteBuffer memory = ByteBuffer.allocateDirect(2 * 8 * count + 3 * 4096).order(ByteOrder.nativeOrder());
-            int inAt = 4096, inoutAt = inAt + ((8 * count + 4095) / 4096) * 4096 + gap;
-            DoubleBuffer in = memory.position(inAt).slice().order(ByteOrder.nativeOrder()).asDoubleBuffer();
-            DoubleBuffer inout = memory.position(inoutAt).slice().order(ByteOrder.nativeOrder()).asDoubleBuffer();
+            ByteBuffer[] operands = operandsApart(8, count, gap);
+            DoubleBuffer in = operands[0].asDoubleBuffer(), inout = operands[1].asDoubleBuffer();
             double[] expected = new double[count];
             for (int i = 0; i < count; i++) {
                 in.put(i, inValue(i));
@@ -138,10 +147,8 @@ class ReductionsTest {
             for (int i = 0; i < count; i++) assertEquals(inValue(i), in.get(i), "in element " + i + " unchanged");
         }
         for (int gap : new int[] {4, 12, 60, 68}) {
-            ByteBuffer memory = ByteBuffer.allocateDirect(2 * 4 * count + 3 * 4096).order(ByteOrder.nativeOrder());
-            int inAt = 4096, inoutAt = inAt + ((4 * count + 4095) / 4096) * 4096 + gap;
-            IntBuffer in = memory.position(inAt).slice().order(ByteOrder.nativeOrder()).asIntBuffer();
-            IntBuffer inout = memory.position(inoutAt).slice().order(ByteOrder.nativeOrder()).asIntBuffer();
+            ByteBuffer[] operands = operandsApart(4, count, gap);
+            IntBuffer in = operands[0].asIntBuffer(), inout = operands[1].asIntBuffer();
             int[] expected = new int[count];
             for (int i = 0; i < count; i++) {
                 in.put(i, i * 37 % 101 - 50);
