@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.fabric.coll.SlotWarmUp;
 import io.github.mpi4j.runtime.JitQuiet;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -51,6 +52,10 @@ final class WarmStart {
     static final int ROUND_TRIPS = 20_000;
     /** Collective calls (each kind in turn). */
     static final int COLLECTIVES = 240;
+    /** Allreduces of {@link #LARGE} doubles with small parts through the shared-memory slots. */
+    static final int SLOT_ALLREDUCES = 300;
+    /** One slot allreduce in this many runs with the ordinary parts (see slotAllreduces). */
+    static final int ORDINARY_PARTS_EVERY = 5;
     /** Largest allreduce, in doubles (1 MiB): long enough for the copy and reduction loops to compile. */
     static final int LARGE = 1 << 17;
     static final long SETTLED_MS = 150;
@@ -59,14 +64,17 @@ final class WarmStart {
     /** What one warm start did (for MPI4J_VERBOSE and the tests). */
     static final class Report {
         final int roundTrips;
+        /** Allreduces of {@link #slotAllreduces} (0 where the world has no shared-memory slots). */
+        final int slotAllreduces;
         final long millis;
         /** Whether the collector ran during the final allocation (false: not within YOUNG_LIMIT bytes). */
         final boolean youngCollected;
         /** Whether the compiler went quiet before the limit (false also where the JVM cannot tell). */
         final boolean settled;
 
-        Report(int roundTrips, long millis, boolean youngCollected, boolean settled) {
+        Report(int roundTrips, int slotAllreduces, long millis, boolean youngCollected, boolean settled) {
             this.roundTrips = roundTrips;
+            this.slotAllreduces = slotAllreduces;
             this.millis = millis;
             this.youngCollected = youngCollected;
             this.settled = settled;
@@ -74,8 +82,9 @@ final class WarmStart {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%d round trips, %d collectives, %d ms, young generation %s, compiler %s",
-                    roundTrips, COLLECTIVES, millis, youngCollected ? "collected" : "not collected",
+            return String.format(Locale.ROOT,
+                    "%d round trips, %d collectives, %d allreduces in shared memory, %d ms, young generation %s, compiler %s",
+                    roundTrips, COLLECTIVES, slotAllreduces, millis, youngCollected ? "collected" : "not collected",
                     settled ? "settled" : "not settled");
         }
     }
@@ -147,14 +156,16 @@ final class WarmStart {
             Intracomm[] partners = {all[2], all[3]};
             // Collectives first: their large messages and buffer classes reach the point-to-point
             // code too, and what runs last is what the compiled code fits best.
+            long viaSlots = SlotWarmUp.allreduces();
             collectives(everyone);
+            int slotCalls = slotAllreduces(everyone, SlotWarmUp.allreduces() > viaSlots);
             int roundTrips = pingPongs(partners);
             // The program starts with an empty young generation: the warm-up's garbage would
             // otherwise be collected in its first timed loop (4-6 ms measured).
             boolean young = collectYoungGeneration();
             boolean settled = waitForCompiler();
             everyone[0].barrier();
-            return new Report(roundTrips, (System.nanoTime() - start) / 1_000_000, young, settled);
+            return new Report(roundTrips, slotCalls, (System.nanoTime() - start) / 1_000_000, young, settled);
         } finally {
             for (Intracomm c : all) c.free();
         }
@@ -232,9 +243,44 @@ final class WarmStart {
                 case 2: c.allReduce(one, one.length, MPI.DOUBLE, MPI.SUM); break;
                 case 3: c.allReduce(sendArray, recvArray, 4096, MPI.DOUBLE, MPI.SUM); break;
                 case 4: c.allReduce(sendArray, recvArray, LARGE, MPI.DOUBLE, MPI.SUM); break;
-                default: c.allReduce(sendDirect, recvDirect, (k & 1) == 0 ? LARGE : 4096, MPI.DOUBLE, MPI.SUM);
+                // Large and small in turn (k itself is always odd here).
+                default: c.allReduce(sendDirect, recvDirect, (k / 6 & 1) == 0 ? LARGE : 4096, MPI.DOUBLE, MPI.SUM);
             }
         }
+    }
+
+    /**
+     * Where the world's large allreduces go through the fabric's shared-memory slots (every rank
+     * saw its own go there: {@code mine}), runs {@link #SLOT_ALLREDUCES} of them, so the
+     * methods that run once per chunk are compiled before the program's first large call
+     * rather than in its 15th to 40th (measured at 16 MiB and 2 ranks: one call in each such
+     * compilation took 3-6 times as long). Most run with small parts ({@link SlotWarmUp}), 32
+     * chunks a call instead of 4, so this takes about half a second on two cores; every
+     * {@link #ORDINARY_PARTS_EVERY}th runs with the ordinary ones, arrays and direct buffers in
+     * turn, so the branches a program's large chunks take stay in the profile. Returns how
+     * many ran.
+     */
+    private static int slotAllreduces(Intracomm[] comms, boolean mine) {
+        int[] everywhere = {mine ? 1 : 0};
+        comms[0].allReduce(everywhere, 1, MPI.INT, MPI.MIN);
+        if (everywhere[0] == 0) return 0;
+        double[] sendArray = new double[LARGE];
+        double[] recvArray = new double[LARGE];
+        DoubleBuffer sendDirect = MPI.newDoubleBuffer(LARGE);
+        DoubleBuffer recvDirect = MPI.newDoubleBuffer(LARGE);
+        try {
+            for (int k = 0; k < SLOT_ALLREDUCES; k++) {
+                Intracomm c = comms[k & 1];
+                SlotWarmUp.smallParts(k % ORDINARY_PARTS_EVERY != ORDINARY_PARTS_EVERY - 1);
+                // Two array calls, then two direct ones: with a period of 5, each kind gets
+                // the ordinary parts in its turn.
+                if ((k & 2) == 0) c.allReduce(sendArray, recvArray, LARGE, MPI.DOUBLE, MPI.SUM);
+                else c.allReduce(sendDirect, recvDirect, LARGE, MPI.DOUBLE, MPI.SUM);
+            }
+        } finally {
+            SlotWarmUp.smallParts(false);
+        }
+        return SLOT_ALLREDUCES;
     }
 
     /**

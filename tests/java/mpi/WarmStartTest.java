@@ -74,6 +74,8 @@ class WarmStartTest {
     void fabricJobWarmsUpAndLeavesTheWorldAsItWas(int np) throws Exception {
         Jobs.Result r = job(Jobs.mpi4jrun(np, List.of(), program()), "1");
         assertTrue(r.output.contains(REPORT), "rank 0 reports the warm start\n" + r);
+        // One node: the large allreduces go through the shared-memory slots, many chunks each.
+        assertTrue(r.output.contains(", " + WarmStart.SLOT_ALLREDUCES + " allreduces in shared memory"), r.toString());
         // Its garbage is gone through a young collection, and the heap was not collected (and
         // shrunk) as a whole: System.gc() took G1's 380 MB to 40 MB.
         assertTrue(r.output.contains("young generation collected"), r.toString());
@@ -138,5 +140,7 @@ class WarmStartTest {
         // Open MPI starts local ranks with mpirun's environment, MPI4J_WARMUP included.
         Jobs.Result r = job(Jobs.mpirun(2, program()), "1");
         assertTrue(r.output.contains(REPORT), "rank 0 reports the warm start\n" + r);
+        // Open MPI reduces in C: no slots to warm up.
+        assertTrue(r.output.contains(", 0 allreduces in shared memory"), r.toString());
     }
 }

@@ -62,7 +62,13 @@ final class ShmAllReduce {
     }
 
     /** Bytes of a chunk per member (see above). */
-    private static final long PART_BYTES = 128 * 1024;
+    static final long PART_BYTES = 128 * 1024;
+
+    /**
+     * The part size in use: {@link #PART_BYTES}, except while the warm start runs its
+     * many-chunk allreduces ({@link SlotWarmUp}). Read once a call.
+     */
+    static volatile long partBytes = PART_BYTES;
 
     /** Allreduces this process has run through the slots (tests check that they are used). */
     static final AtomicLong RUNS = new AtomicLong();
@@ -93,7 +99,7 @@ final class ShmAllReduce {
         int n = ch.size(), me = ch.rank();
         long ext = type.extent;
         int half = halfBytes(slots);
-        int perChunk = (int) (Math.min(half, n * PART_BYTES) / ext);
+        int perChunk = (int) (Math.min(half, n * partBytes) / ext);
         long widest = (Math.min(perChunk, count) + n - 1) / n; // items of the largest part
         Buf acc = slots.scratch(0, CollContext.tempKind(type), widest * ext);
         Buf peer = slots.scratch(1, CollContext.tempKind(type), widest * ext);

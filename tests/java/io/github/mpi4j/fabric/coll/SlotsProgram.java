@@ -16,7 +16,8 @@ import mpi.MPI;
  * two large allreduces, then a small and two large broadcasts, checks them, and reports how many
  * went through the shared-memory slots:
  * <pre>SLOTS rank left mappedFiles deletedFiles smallestMapping smallRuns largeRuns smallBcasts largeBcasts OK|WRONG job</pre>
- * Arguments: the large count (doubles), and "multiple" to start under THREAD_MULTIPLE.
+ * Arguments: the large count (doubles), and "multiple" to start under THREAD_MULTIPLE or
+ * "smallparts" to run the large allreduces with the warm start's small parts ({@link SlotWarmUp}).
  */
 public final class SlotsProgram {
     public static void main(String[] args) throws Exception {
@@ -57,8 +58,13 @@ public final class SlotsProgram {
             in[i] = (rank + 1) * (double) (i % 1000);
             direct.put(i, -in[i]);
         }
+        boolean smallParts = args.length > 1 && args[1].equals("smallparts");
+        SlotWarmUp.smallParts(smallParts);
+        ok &= ShmAllReduce.partBytes == (smallParts ? SlotWarmUp.SMALL_PART_BYTES : ShmAllReduce.PART_BYTES);
         MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM);
         MPI.COMM_WORLD.allReduce(direct, n, MPI.DOUBLE, MPI.MIN);
+        SlotWarmUp.smallParts(false);
+        ok &= ShmAllReduce.partBytes == ShmAllReduce.PART_BYTES;
         for (int i = 0; i < n; i++) {
             ok &= out[i] == size * (size + 1) / 2.0 * (i % 1000);
             ok &= direct.get(i) == -size * (double) (i % 1000);
