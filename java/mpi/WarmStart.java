@@ -28,7 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>What runs, on private communicators (so no message or sequence number the program sees is
  * touched): first barriers, broadcasts and sum allreduces of doubles from one element to 1 MiB,
- * arrays and direct buffers, on two duplicates of the world; then ping-pongs between ranks 2k
+ * arrays and direct buffers, on two duplicates of the world; where the large ones went through
+ * the fabric's shared-memory slots, {@link #SLOT_ALLREDUCES} more of 1 MiB, most cut into many
+ * small chunks, so the methods that run once per chunk are compiled too ({@link #slotAllreduces});
+ * then ping-pongs between ranks 2k
  * and 2k+1 (the last rank of an odd world has none) on two communicators of the pair: 0, 8 and
  * 64 bytes from byte, int and double arrays and direct buffers, blocking and non-blocking, on
  * fresh buffers now and then, with barriers between, one side late now and then (so the waits'
