@@ -82,9 +82,13 @@ static int hole_free_size(jlong count, MPI_Datatype t) {
  * header) after the first one's end. Such a call copies the send buffer into the receive buffer
  * itself (glibc's copy avoids that aliasing) and runs in place, which MPI defines as the same
  * operation. Only for data without holes (a copy would write into them) and intracommunicators
- * (no MPI_IN_PLACE otherwise). Whether a rank goes in place is its own business in Open MPI (each
- * rank's algorithm step checks its own send buffer; nothing about it is exchanged), so ranks with
- * other layouts may call as they were; CollectiveSuite mixes the two.
+ * (no MPI_IN_PLACE otherwise), and only for blocking calls. In a blocking call, whether a rank
+ * goes in place is its own business in Open MPI (each rank's algorithm step checks its own send
+ * buffer; nothing about it is exchanged), so ranks with other layouts may call as they were;
+ * CollectiveSuite mixes the two. Not in a non-blocking one: libnbc picks the algorithm of an
+ * MPI_Iallreduce from MPI_IN_PLACE too (binomial in place, a ring otherwise from 4 ranks and
+ * 64 KiB), so ranks whose buffers lay differently ran different schedules and failed with
+ * MPI_ERR_TRUNCATE (the overlap benchmark at np 4, thirty-second session).
  */
 static int in_aliasing_window(const ubuf *b) {
     if (b[0].ptr == MPI_IN_PLACE || b[0].ptr == NULL || b[1].ptr == NULL || b[1].ptr == MPI_IN_PLACE) return 0;
@@ -145,7 +149,7 @@ JNIEXPORT jlong JNICALL JNI_FN(reduce0)(JNIEnv *env, jclass cls, jlong comm, job
     arg_huge(&b[0], count, t);
     arg_huge(&b[1], count, t);
 #if defined(OPEN_MPI)
-    if (in_aliasing_window(b) && (all || rank_of(c) == root)) copy_then_in_place(b, count, t, c);
+    if (!nb && in_aliasing_window(b) && (all || rank_of(c) == root)) copy_then_in_place(b, count, t, c);
 #endif
     int rc;
     if (all) {
@@ -313,8 +317,8 @@ JNIEXPORT jlong JNICALL JNI_FN(scan0)(JNIEnv *env, jclass cls, jlong comm, jobje
 #if defined(OPEN_MPI)
     /* Not for exscan: measured in Java at np 2, its in-place form took 4.0-4.7 ms against 2.9
      * (the last rank reduces nothing, and in place it copies more), and at rank 0 it would
-     * overwrite the receive buffer that mpi4j leaves as it was. */
-    if (!exclusive && in_aliasing_window(b)) copy_then_in_place(b, count, t, c);
+     * overwrite the receive buffer that mpi4j leaves as it was. Blocking only (see above). */
+    if (!nb && !exclusive && in_aliasing_window(b)) copy_then_in_place(b, count, t, c);
 #endif
     int rc;
     if (exclusive) {
