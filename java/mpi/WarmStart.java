@@ -246,10 +246,18 @@ final class WarmStart {
                 case 2: c.allReduce(one, one.length, MPI.DOUBLE, MPI.SUM); break;
                 case 3: c.allReduce(sendArray, recvArray, 4096, MPI.DOUBLE, MPI.SUM); break;
                 case 4: c.allReduce(sendArray, recvArray, LARGE, MPI.DOUBLE, MPI.SUM); break;
-                // Large and small in turn (k itself is always odd here).
-                default: c.allReduce(sendDirect, recvDirect, (k / 6 & 1) == 0 ? LARGE : 4096, MPI.DOUBLE, MPI.SUM);
+                default: c.allReduce(sendDirect, recvDirect, directCount(k), MPI.DOUBLE, MPI.SUM);
             }
         }
+    }
+
+    /**
+     * Doubles in the direct-buffer allreduce of collective call {@code k} (k % 6 == 5): large
+     * and small in turn. Not by k's parity, which is always odd there: then no large one ran,
+     * and a program's first large allreduce of direct buffers met code compiled without that path.
+     */
+    static int directCount(int k) {
+        return (k / 6 & 1) == 0 ? LARGE : 4096;
     }
 
     /**

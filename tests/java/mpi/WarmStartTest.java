@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.mpi4j.testing.Jobs;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,6 +43,14 @@ class WarmStartTest {
                 "-Dmpi4j.warmup=1 wins over the environment");
         assertEquals(WarmStart.Setting.OFF, WarmStart.setting(null, Map.of("MPI4J_WARMUP", "maybe")),
                 "an unusable value means no warm start");
+    }
+
+    /** The collectives' direct-buffer allreduces (every k with k % 6 == 5) include large ones and small ones. */
+    @Test
+    void directAllreducesAreLargeAndSmall() {
+        Set<Integer> counts = new TreeSet<>();
+        for (int k = 5; k < WarmStart.COLLECTIVES; k += 6) counts.add(WarmStart.directCount(k));
+        assertEquals(Set.of(4096, WarmStart.LARGE), counts);
     }
 
     @Test
