@@ -53,6 +53,9 @@ final class WarmStart {
     static final String PROPERTY = "mpi4j.warmup";
     /** Round trips between partners: about 1 s on two cores, most of it before the path is compiled. */
     static final int ROUND_TRIPS = 20_000;
+    /** The round trip of the first long wait, and the round trips between them (see lateNanos). */
+    static final int LONG_WAIT_AT = 2000;
+    static final int LONG_WAIT_EVERY = 4096;
     /** Collective calls (each kind in turn). */
     static final int COLLECTIVES = 240;
     /** Allreduces of {@link #LARGE} doubles with small parts through the shared-memory slots. */
@@ -212,6 +215,8 @@ final class WarmStart {
             // One side late now and then, so the waits spin long enough to yield and to park.
             if ((k & 255) == 7 && first) LockSupport.parkNanos(200_000);
             if ((k & 1023) == 9 && !first) LockSupport.parkNanos(1_000_000);
+            long late = lateNanos(k, first);
+            if (late > 0) LockSupport.parkNanos(late);
             if ((k & 7) == 6) {
                 pair[0] = c.iRecv(buf, count, type, partner, 2);
                 pair[1] = c.iSend(buf, count, type, partner, 2);
@@ -229,6 +234,23 @@ final class WarmStart {
             if ((k & 4095) == 100) Buffers.forgetRecentBuffers();
         }
         return ROUND_TRIPS;
+    }
+
+    /**
+     * How long this side of a pair sleeps before round trip {@code k} so that its partner waits
+     * long enough to park: 5 ms (WaitPolicy's short park) and 12 ms (past 10 ms, its longer
+     * park), each side waiting in its turn; 0 for most round trips. The profile must have both
+     * park branches: a rank whose compiler settles later keeps its partner waiting in Init's
+     * last barrier for milliseconds, and where the compiled wait loop had only seen one of
+     * them, it was thrown away there and compiled again during a program's first messages
+     * (measured: a first round of 12 µs a message, C2 at work 30-70 ms on one rank).
+     */
+    static long lateNanos(int k, boolean first) {
+        int n = k - LONG_WAIT_AT;
+        if (n < 0 || n % LONG_WAIT_EVERY != 0) return 0;
+        n /= LONG_WAIT_EVERY;
+        if (first != ((n & 1) == 0)) return 0;
+        return (n & 2) == 0 ? 5_000_000 : 12_000_000;
     }
 
     private static void collectives(Intracomm[] comms) {

@@ -53,6 +53,29 @@ class WarmStartTest {
         assertEquals(Set.of(4096, WarmStart.LARGE), counts);
     }
 
+    /**
+     * The ping-pongs keep each side of a pair waiting, in its turn, both between WaitPolicy's
+     * yield limit (2 ms) and its longer park (10 ms), and past 10 ms, so both park branches are
+     * in the compiled wait loop's profile; and only a few times (Init's cost).
+     */
+    @Test
+    void eachSideWaitsLongEnoughForBothParks() {
+        Set<String> seen = new TreeSet<>();
+        long total = 0;
+        for (int k = 0; k < WarmStart.ROUND_TRIPS; k++) {
+            for (boolean first : new boolean[] {true, false}) {
+                long late = WarmStart.lateNanos(k, first);
+                if (late == 0) continue;
+                total += late;
+                String waiter = first ? "second" : "first";  // the partner of the late side waits
+                if (late > 2_000_000 && late < 10_000_000) seen.add(waiter + " parks short");
+                if (late > 10_000_000) seen.add(waiter + " parks long");
+            }
+        }
+        assertEquals(Set.of("first parks short", "first parks long", "second parks short", "second parks long"), seen);
+        assertTrue(total <= 60_000_000, "the long waits cost " + total / 1_000_000 + " ms of Init");
+    }
+
     @Test
     void autoWarmsUpWhereEveryRankHasAProcessor() {
         assertTrue(WarmStart.fitsProcessors(1, 1));

@@ -105,9 +105,14 @@ public final class Buffers {
         return RecentBufs.of(buf, kind, offset, length - offset, writable);
     }
 
-    /** Forgets the descriptors kept for recently used buffers ({@link RecentBufs#forgetAll}). */
+    /**
+     * Forgets the descriptors kept for recently used buffers ({@link RecentBufs#forgetAll}) and
+     * this thread's typed views of byte buffers ({@link TypedViews#forgetAll}), as a collection
+     * would.
+     */
     public static void forgetRecentBuffers() {
         RecentBufs.forgetAll();
+        TypedViews.forgetAll();
     }
 
     /** Resolves a send buffer that may be {@code MPI.IN_PLACE}. */

@@ -62,6 +62,20 @@ class RecentBufsTest {
         assertSame(sendAgain, RecentBufs.of(a, BaseKind.BYTE, 0, 16, false));
     }
 
+    /** Forgetting also drops this thread's typed views of byte buffers; a new one reads the same bytes. */
+    @Test
+    void forgettingAllGivesNewTypedViews() {
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocateDirect(64).order(java.nio.ByteOrder.nativeOrder());
+        bb.putLong(8, 0x0123456789abcdefL);
+        TypedViews.Views views = TypedViews.of(bb);
+        assertSame(views, TypedViews.of(bb), "kept while not forgotten");
+        Buffers.forgetRecentBuffers();
+        TypedViews.Views again = TypedViews.of(bb);
+        assertNotSame(views, again, "forgotten");
+        assertSame(again, TypedViews.of(bb), "kept again afterwards");
+        assertEquals(0x0123456789abcdefL, again.longs().get(1));
+    }
+
     @Test
     void twoBuffersInOneSetBothStayAndAThirdEvictsTheOlder() {
         byte[][] x = threeInOneSet();
