@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,7 +67,7 @@ class RecentBufsTest {
     /** Forgetting also drops this thread's typed views of byte buffers; a new one reads the same bytes. */
     @Test
     void forgettingAllGivesNewTypedViews() {
-        java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocateDirect(64).order(java.nio.ByteOrder.nativeOrder());
+        ByteBuffer bb = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
         bb.putLong(8, 0x0123456789abcdefL);
         TypedViews.Views views = TypedViews.of(bb);
         assertSame(views, TypedViews.of(bb), "kept while not forgotten");
