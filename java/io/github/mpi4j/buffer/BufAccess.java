@@ -52,61 +52,83 @@ public final class BufAccess {
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     /**
-     * Byte payloads up to this size move 8 bytes at a time with plain gets and puts, then at most
-     * one 4-byte step and the last 1-3 bytes one by one (each byte of a direct buffer is a bounds
-     * and a scope check: a 4-byte message cost each side about 30 ns more than an 8-byte one,
-     * twenty-sixth session): for a small
-     * message the JDK's bulk copy costs more in its checks and stub call than the copy itself
-     * (the 8-byte message rate and latency, issue 12 item 1). Not beyond 32: from 33 bytes the
-     * loop's eight or more bounds-checked steps per side cost more than the bulk copy (64-byte
-     * latency 0.248 µs with a limit of 64, 0.214 with 32; docs/performance.md, twenty-fourth session).
+     * Byte payloads up to this size move 8 bytes at a time with plain gets and puts (the last
+     * 2-7 bytes as one overlapping step): for a small message the JDK's bulk copy costs more in
+     * its checks and stub call than the copy itself (the 8-byte message rate and latency, issue
+     * 12 item 1). Not beyond 32: from 33 bytes the loop's eight or more bounds-checked steps per
+     * side cost more than the bulk copy (64-byte latency 0.248 µs with a limit of 64, 0.214 with
+     * 32; docs/performance.md, twenty-fourth session).
      */
     static final int SMALL_COPY = 32;
 
-    /**
-     * {@code n} bytes of a byte array or byte buffer from element {@code from} into {@code dst}
-     * at {@code at}, when both read longs in one byte order; false (nothing copied) otherwise.
+    /*
+     * The small copies reach byte buffers through view handles, not ByteBuffer.getLong and
+     * putLong: those are virtual calls, which C2 inlines only where the call site's profile is
+     * ripe, and the site that reads or writes the transport's buffer for a user's direct buffer
+     * runs for no other message. Its profile was still unripe when the warm start's compiles
+     * of get and put ran, so the compiled copy called the JDK's methods out of line, and they
+     * were compiled (and trapped once on a null base) in a program's first round of 8-byte
+     * messages from direct buffers: 1.2-2.2 µs a message there against 0.9 for arrays
+     * (thirty-third and thirty-fourth sessions). A handle is inlined whatever the profile.
      */
-    private static boolean smallGet(Object base, int from, ByteBuffer dst, int at, int n) {
-        if (!(base instanceof byte[])) return smallCopy((ByteBuffer) base, from, dst, at, n);
-        if (dst.order() != NATIVE) return false;
-        byte[] a = (byte[]) base;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) dst.putLong(at + i, (long) LONGS.get(a, from + i));
-        if (i + 4 <= n) {
-            dst.putInt(at + i, (int) INTS.get(a, from + i));
-            i += 4;
+    private static final VarHandle BUFFER_LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, NATIVE);
+    private static final VarHandle BUFFER_INTS = MethodHandles.byteBufferViewVarHandle(int[].class, NATIVE);
+    private static final VarHandle BUFFER_SHORTS = MethodHandles.byteBufferViewVarHandle(short[].class, NATIVE);
+
+    /**
+     * {@code n} bytes of {@code src} from byte {@code from} into {@code dst} at byte {@code at},
+     * each a byte array or byte buffer, in native-order steps of 8, 4 or 2 bytes (so the
+     * buffers' own byte orders do not matter), the last step overlapping the one before where
+     * {@code n} is not a multiple of it; a single byte alone.
+     */
+    private static void smallCopy(Object src, int from, Object dst, int at, int n) {
+        if (n >= 8) {
+            int last = n - 8;
+            for (int i = 0; i < last; i += 8) putLong(dst, at + i, getLong(src, from + i));
+            putLong(dst, at + last, getLong(src, from + last));
+        } else if (n >= 4) {
+            int head = getInt(src, from);
+            int tail = getInt(src, from + n - 4);
+            putInt(dst, at, head);
+            putInt(dst, at + n - 4, tail);
+        } else if (n >= 2) {
+            short head = getShort(src, from);
+            short tail = getShort(src, from + n - 2);
+            putShort(dst, at, head);
+            putShort(dst, at + n - 2, tail);
+        } else if (n == 1) {
+            // No view handle reads single bytes of a buffer: the virtual call is left for them.
+            byte v = src instanceof byte[] ? ((byte[]) src)[from] : ((ByteBuffer) src).get(from);
+            if (dst instanceof byte[]) ((byte[]) dst)[at] = v;
+            else ((ByteBuffer) dst).put(at, v);
         }
-        for (; i < n; i++) dst.put(at + i, a[from + i]);
-        return true;
     }
 
-    /** The reverse of {@link #smallGet}: {@code n} bytes of {@code src} from {@code at} into a byte array or buffer. */
-    private static boolean smallPut(ByteBuffer src, int at, Object base, int from, int n) {
-        if (!(base instanceof byte[])) return smallCopy(src, at, (ByteBuffer) base, from, n);
-        if (src.order() != NATIVE) return false;
-        byte[] a = (byte[]) base;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) LONGS.set(a, from + i, src.getLong(at + i));
-        if (i + 4 <= n) {
-            INTS.set(a, from + i, src.getInt(at + i));
-            i += 4;
-        }
-        for (; i < n; i++) a[from + i] = src.get(at + i);
-        return true;
+    private static long getLong(Object b, int i) {
+        return b instanceof byte[] ? (long) LONGS.get((byte[]) b, i) : (long) BUFFER_LONGS.get((ByteBuffer) b, i);
     }
 
-    /** {@code n} bytes between two byte buffers, when both are in native order; false (nothing copied) otherwise. */
-    private static boolean smallCopy(ByteBuffer src, int from, ByteBuffer dst, int at, int n) {
-        if (src.order() != NATIVE || dst.order() != NATIVE) return false;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) dst.putLong(at + i, src.getLong(from + i));
-        if (i + 4 <= n) {
-            dst.putInt(at + i, src.getInt(from + i));
-            i += 4;
-        }
-        for (; i < n; i++) dst.put(at + i, src.get(from + i));
-        return true;
+    private static void putLong(Object b, int i, long v) {
+        if (b instanceof byte[]) LONGS.set((byte[]) b, i, v);
+        else BUFFER_LONGS.set((ByteBuffer) b, i, v);
+    }
+
+    private static int getInt(Object b, int i) {
+        return b instanceof byte[] ? (int) INTS.get((byte[]) b, i) : (int) BUFFER_INTS.get((ByteBuffer) b, i);
+    }
+
+    private static void putInt(Object b, int i, int v) {
+        if (b instanceof byte[]) INTS.set((byte[]) b, i, v);
+        else BUFFER_INTS.set((ByteBuffer) b, i, v);
+    }
+
+    private static short getShort(Object b, int i) {
+        return b instanceof byte[] ? (short) SHORTS.get((byte[]) b, i) : (short) BUFFER_SHORTS.get((ByteBuffer) b, i);
+    }
+
+    private static void putShort(Object b, int i, short v) {
+        if (b instanceof byte[]) SHORTS.set((byte[]) b, i, v);
+        else BUFFER_SHORTS.set((ByteBuffer) b, i, v);
     }
 
     /** Copies {@code len} bytes of {@code src} from byte {@code srcOff} into {@code dst} at absolute index {@code dstIndex}. */
@@ -115,7 +137,8 @@ public final class BufAccess {
         if (src.isNative()) src = forJava(src);
         // Small byte payloads first, before the element arithmetic below: its divisions by the
         // element size cost more than such a copy (the receiver's share of the 8-byte message rate).
-        if (len <= SMALL_COPY && src.kind == BaseKind.BYTE && smallGet(src.base, src.offset + (int) srcOff, dst, dstIndex, len)) {
+        if (len <= SMALL_COPY && src.kind == BaseKind.BYTE) {
+            smallCopy(src.base, src.offset + (int) srcOff, dst, dstIndex, len);
             return;
         }
         if (NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true)) return; // large: memcpy
@@ -197,8 +220,9 @@ public final class BufAccess {
     public static void put(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
         if (len == 0) return;
         if (dst.isNative()) dst = forJava(dst);
-        if (len <= SMALL_COPY && dst.kind == BaseKind.BYTE && smallPut(src, srcIndex, dst.base, dst.offset + (int) dstOff, len)) {
-            return;  // (see get)
+        if (len <= SMALL_COPY && dst.kind == BaseKind.BYTE) {
+            smallCopy(src, srcIndex, dst.base, dst.offset + (int) dstOff, len);  // (see get)
+            return;
         }
         if (NativeCopy.tryCopy(dst, dstOff, src, srcIndex, len, false)) return; // large: memcpy
         int k = dst.kind.bytes;

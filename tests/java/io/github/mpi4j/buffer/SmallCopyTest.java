@@ -63,6 +63,18 @@ class SmallCopyTest {
         }
     }
 
+    @Test
+    void readOnlySourceBuffersAreRead() {
+        // A send may come from a read-only direct buffer: the copy only reads it.
+        for (int n = 1; n <= BufAccess.SMALL_COPY; n++) {
+            ByteBuffer direct = filled(8, ByteOrder.BIG_ENDIAN);
+            ByteBuffer ring = filled(9, ByteOrder.nativeOrder());
+            byte[] before = bytes(ring);
+            BufAccess.get(new Buf(direct.asReadOnlyBuffer(), BaseKind.BYTE, 3, ROOM - 3), 0, ring, 7, n);
+            assertBytes(expected(bytes(direct), 3, before, 7, n), bytes(ring), "read-only buffer -> ring, n=" + n);
+        }
+    }
+
     private static void check(int n, int userOff, int ringAt, ByteOrder ringOrder, ByteOrder userOrder, String what) {
         // User memory into the ring (a send): from an array, then from a direct buffer.
         byte[] array = bytes(filled(1, userOrder));
