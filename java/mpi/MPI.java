@@ -272,10 +272,7 @@ public final class MPI {
                 return;
             }
         }
-        WarmStart.Report report = WarmStart.run(COMM_WORLD);
-        if (io.github.mpi4j.Mpi4j.verbose() && COMM_WORLD.getRank() == 0) {
-            System.err.println("mpi4j: warm start: " + report);
-        }
+        WarmStart.run(COMM_WORLD, io.github.mpi4j.Mpi4j.verbose());
     }
 
     /** Ends MPI. No MPI call is allowed afterwards. */

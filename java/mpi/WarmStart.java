@@ -40,10 +40,11 @@ import java.util.concurrent.locks.LockSupport;
  * send path away (measured: a warm-up with one buffer and one communicator left the program's
  * first round at 16-28 µs a message, this one at about 0.6); and what runs last is what the
  * compiled code fits best. For the same reason it empties the buffer cache now and then, as a
- * collection would. At the end it lets the young generation be collected once, so the program
- * does not pay for the warm-up's garbage; then each rank waits until its compiler has finished
- * nothing new for {@link #SETTLED_MS} ms (at most {@link #SETTLE_LIMIT_MS} ms), and the ranks
- * meet in a barrier.
+ * collection would. At the end it frees its communicators but one, lets the young generation be
+ * collected once, so the program does not pay for the warm-up's garbage; then each rank waits
+ * until its compiler has finished nothing new for {@link #SETTLED_MS} ms (at most
+ * {@link #SETTLE_LIMIT_MS} ms), and the ranks meet in a barrier; after it only the last
+ * communicator is freed, its first-time costs paid by the others.
  */
 final class WarmStart {
     private WarmStart() {
@@ -149,8 +150,14 @@ final class WarmStart {
         return ranksOnNode <= processors;
     }
 
-    /** Runs the warm start on {@code world}; every rank of it must call this (Init does). */
-    static Report run(Intracomm world) {
+    /**
+     * Runs the warm start on {@code world}; every rank of it must call this (Init does). With
+     * {@code print}, rank 0 prints the report to standard error before the last barrier:
+     * printing after it set rank 0 about 20 ms behind the others when the program started (a
+     * JVM's first String.format loads its classes), and its partner's first receive waited
+     * that long.
+     */
+    static void run(Intracomm world, boolean print) {
         long start = System.nanoTime();
         int rank = world.getRank();
         // Two duplicates of the world for the collectives, and of each pair of ranks (2k, 2k+1;
@@ -166,14 +173,28 @@ final class WarmStart {
             collectives(everyone);
             int slotCalls = slotAllreduces(everyone, SlotWarmUp.allreduces() > viaSlots);
             int roundTrips = pingPongs(partners);
+            // All but the last communicator go now: the first frees in a JVM took 0.7-2.3 ms
+            // (code run for the first time), and whatever runs after the last barrier sets
+            // the ranks that far apart when the program starts (its first message waited that
+            // long: 0.6-1.5 ms measured, thirty-fourth session).
+            freeAllBut(all, 1);
             // The program starts with an empty young generation: the warm-up's garbage would
             // otherwise be collected in its first timed loop (4-6 ms measured).
             boolean young = collectYoungGeneration();
             boolean settled = waitForCompiler();
+            Report report = new Report(roundTrips, slotCalls, (System.nanoTime() - start) / 1_000_000, young, settled);
+            if (print && rank == 0) System.err.println("mpi4j: warm start: " + report);
             everyone[0].barrier();
-            return new Report(roundTrips, slotCalls, (System.nanoTime() - start) / 1_000_000, young, settled);
         } finally {
-            for (Intracomm c : all) c.free();
+            freeAllBut(all, 0);
+        }
+    }
+
+    /** Frees the communicators of {@code all} from index {@code keep} on that are not freed yet. */
+    private static void freeAllBut(Intracomm[] all, int keep) {
+        for (int i = keep; i < all.length; i++) {
+            if (all[i] != null) all[i].free();
+            all[i] = null;
         }
     }
 
