@@ -19,8 +19,9 @@ import java.nio.ShortBuffer;
  * Byte-level copies between {@link Buf}s (arrays or direct buffers of any primitive kind) and
  * native-order {@link ByteBuffer}s, for the pure-Java parts of mpi4j (the fabric's transports,
  * staging of non-blocking array operations, reductions). Offsets and lengths are in bytes
- * from the Buf's first element and must be whole elements of the Buf's kind. All copies are
- * bulk operations (intrinsics), never element loops, except for {@code boolean[]}.
+ * from the Buf's first element and must be whole elements of the Buf's kind. Copies are bulk
+ * operations (intrinsics), except byte payloads up to {@link #SMALL_COPY} bytes (a few 8-byte
+ * steps cost less than a bulk copy's checks) and {@code boolean[]}.
  *
  * <p>Memory kinds, for everything that moves data in Java: arrays and direct buffers as they
  * are; host memory given by address through a direct-buffer view ({@link HostViews}); device
