@@ -177,22 +177,24 @@ final class WarmStart {
             // (code run for the first time), and whatever runs after the last barrier sets
             // the ranks that far apart when the program starts (its first message waited that
             // long: 0.6-1.5 ms measured, thirty-fourth session).
-            freeAllBut(all, 1);
+            freeFrom(all, 1);
             // The program starts with an empty young generation: the warm-up's garbage would
             // otherwise be collected in its first timed loop (4-6 ms measured).
             boolean young = collectYoungGeneration();
             boolean settled = waitForCompiler();
-            Report report = new Report(roundTrips, slotCalls, (System.nanoTime() - start) / 1_000_000, young, settled);
-            if (print && rank == 0) System.err.println("mpi4j: warm start: " + report);
+            if (print && rank == 0) {
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                System.err.println("mpi4j: warm start: " + new Report(roundTrips, slotCalls, millis, young, settled));
+            }
             everyone[0].barrier();
         } finally {
-            freeAllBut(all, 0);
+            freeFrom(all, 0);
         }
     }
 
-    /** Frees the communicators of {@code all} from index {@code keep} on that are not freed yet. */
-    private static void freeAllBut(Intracomm[] all, int keep) {
-        for (int i = keep; i < all.length; i++) {
+    /** Frees the communicators of {@code all} from index {@code first} on that are not freed yet. */
+    private static void freeFrom(Intracomm[] all, int first) {
+        for (int i = first; i < all.length; i++) {
             if (all[i] != null) all[i].free();
             all[i] = null;
         }
