@@ -1,5 +1,6 @@
 package io.github.mpi4j.fabric.coll;
 
+import io.github.mpi4j.runtime.ThreadPolicy;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -11,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * is advancing (a caller in {@code waitFor}) is skipped, and one a caller waits for is left to
  * it. With nothing pending it parks; while tasks move data it goes round at once, and while
  * they wait for their peers it backs off to short sleeps, so it takes little CPU from ranks
- * that compute.
+ * that compute. It is a batch thread where it can be ({@link ThreadPolicy}): waking it does not
+ * stop the caller.
  */
 public final class ProgressThread {
     /** Something to advance. */
@@ -53,7 +55,11 @@ public final class ProgressThread {
         return thread;
     }
 
+    /** Why the thread runs with the default scheduling policy, or null when it is a batch thread ({@link ThreadPolicy}). */
+    static volatile String notBatch = "not started";
+
     private static void loop() {
+        notBatch = ThreadPolicy.batchThisThread();
         ArrayList<Task> tasks = new ArrayList<>();
         long idleSince = 0;  // when the current stretch without work began (0: there was work)
         while (true) {

@@ -1,0 +1,41 @@
+package io.github.mpi4j.runtime;
+
+import io.github.mpi4j.nativeload.NativeLoader;
+
+/**
+ * The scheduling policy of mpi4j's own helper threads. The progress thread asks to be a batch
+ * thread (Linux {@code SCHED_BATCH}): as fair as any other, but its wake-ups do not preempt
+ * the thread on the core. A non-blocking collective wakes it inside the call; on a node where
+ * every core was busy, the kernel stopped the caller there and ran the progress thread on the
+ * caller's core for its first step (a 16 MiB copy: 1-2 ms), so the call returned that much
+ * later and the program lost the time it meant to compute in ({@code docs/performance.md},
+ * "Thirty-fifth session"). As a batch thread it runs at once on an idle core, else when the
+ * running thread's slice ends.
+ *
+ * <p>Needs {@code libmpi4j_dl}; without it, or with {@code -Dmpi4j.progress.batch=false}, the
+ * thread keeps the default policy. Nothing else depends on it.
+ */
+public final class ThreadPolicy {
+    private ThreadPolicy() {
+    }
+
+    /** Whether helper threads ask for the batch policy ({@code -Dmpi4j.progress.batch}, default true). */
+    static final boolean BATCH = !"false".equals(System.getProperty("mpi4j.progress.batch"));
+
+    /**
+     * Makes the calling thread a batch thread where it can; returns null when it did, else why
+     * not (the library is missing, the property turned it off, or the kernel's errno).
+     */
+    public static String batchThisThread() {
+        return batchThisThread(BATCH);
+    }
+
+    static String batchThisThread(boolean enabled) {
+        if (!enabled) return "-Dmpi4j.progress.batch=false";
+        if (!NativeLoader.load("mpi4j_dl")) return "libmpi4j_dl is not loaded: " + NativeLoader.detail("mpi4j_dl");
+        int errno = batch0();
+        return errno == 0 ? null : "sched_setscheduler(SCHED_BATCH) failed with errno " + errno;
+    }
+
+    private static native int batch0();
+}
