@@ -26,15 +26,12 @@ class ThreadPolicyTest {
         return Integer.parseInt(after[41 - 3]);
     }
 
-    @Test
-    void aThreadThatAsksBecomesABatchThreadAndItsCallerDoesNot() throws Exception {
-        assumeTrue(NativeLoader.load("mpi4j_dl"), "libmpi4j_dl is not loaded");
-        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "no /proc/thread-self");
-        int callerBefore = policyOfThisThread();
+    /** What a new thread got: batchThisThread's answer and the kernel's policy for it afterwards. */
+    private static Object[] askOnANewThread(boolean enabled) throws InterruptedException {
         AtomicReference<String> refused = new AtomicReference<>("not run");
         AtomicReference<Integer> policy = new AtomicReference<>();
         Thread t = new Thread(() -> {
-            refused.set(ThreadPolicy.batchThisThread(true));
+            refused.set(ThreadPolicy.batchThisThread(enabled));
             try {
                 policy.set(policyOfThisThread());
             } catch (IOException e) {
@@ -43,28 +40,26 @@ class ThreadPolicyTest {
         });
         t.start();
         t.join();
-        assertNull(refused.get(), "batchThisThread refused");
-        assertEquals(SCHED_BATCH, policy.get(), "the kernel's policy for the thread that asked");
+        return new Object[] {refused.get(), policy.get()};
+    }
+
+    @Test
+    void aThreadThatAsksBecomesABatchThreadAndItsCallerDoesNot() throws Exception {
+        assumeTrue(NativeLoader.load("mpi4j_dl"), "libmpi4j_dl is not loaded");
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "no /proc/thread-self");
+        int callerBefore = policyOfThisThread();
+        Object[] got = askOnANewThread(true);
+        assertNull(got[0], "batchThisThread refused");
+        assertEquals(SCHED_BATCH, got[1], "the kernel's policy for the thread that asked");
         assertEquals(callerBefore, policyOfThisThread(), "the caller's policy changed");
     }
 
     @Test
     void turnedOffByThePropertyItLeavesThePolicyAlone() throws Exception {
         assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "no /proc/thread-self");
-        AtomicReference<String> refused = new AtomicReference<>();
-        AtomicReference<Integer> policy = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            refused.set(ThreadPolicy.batchThisThread(false));
-            try {
-                policy.set(policyOfThisThread());
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        t.join();
-        assertEquals("-Dmpi4j.progress.batch=false", refused.get());
-        assertEquals(SCHED_OTHER, policy.get(), "a thread that did not ask");
+        Object[] got = askOnANewThread(false);
+        assertEquals("-Dmpi4j.progress.batch=false", got[0]);
+        assertEquals(SCHED_OTHER, got[1], "a thread that did not ask");
     }
 
     @Test
