@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** A thread that asks for the batch policy gets it from the kernel, and no other thread does. */
-class ThreadPolicyTest {
+public class ThreadPolicyTest {
     static final int SCHED_OTHER = 0, SCHED_BATCH = 3;
 
     /** The scheduling policy of the calling thread, as the kernel reports it (field 41 of its stat). */
@@ -21,7 +21,7 @@ class ThreadPolicyTest {
     }
 
     /** Field 41 of a /proc stat line; the command name (field 2) may hold spaces, so count after its ')'. */
-    static int policyIn(String stat) {
+    public static int policyIn(String stat) {
         String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         return Integer.parseInt(after[41 - 3]);
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.mpi4j.nativeload.NativeLoader;
+import io.github.mpi4j.runtime.ThreadPolicyTest;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.concurrent.CountDownLatch;
@@ -36,9 +37,7 @@ class ProgressThreadPolicyTest {
         assumeTrue(tasks != null, "no /proc/self/task");
         for (File t : tasks) {
             if (Files.readString(new File(t, "comm").toPath()).trim().equals("mpi4j-progress")) {
-                String stat = Files.readString(new File(t, "stat").toPath());
-                String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                policy = Integer.parseInt(after[41 - 3]);
+                policy = ThreadPolicyTest.policyIn(Files.readString(new File(t, "stat").toPath()));
             }
         }
         assertEquals(3, policy, "SCHED_BATCH (3) for the thread named mpi4j-progress");
