@@ -1,6 +1,6 @@
 package io.github.mpi4j.runtime;
 
-import io.github.mpi4j.nativeload.NativeLoader;
+import io.github.mpi4j.buffer.HostViews;
 
 /**
  * The scheduling policy of mpi4j's own helper threads. The progress thread asks to be a batch
@@ -32,7 +32,7 @@ public final class ThreadPolicy {
 
     static String batchThisThread(boolean enabled) {
         if (!enabled) return "-Dmpi4j.progress.batch=false";
-        if (!NativeLoader.load("mpi4j_dl")) return "libmpi4j_dl is not loaded: " + NativeLoader.detail("mpi4j_dl");
+        if (!HostViews.available()) return HostViews.unavailableReason();
         int errno = batch0();
         return errno == 0 ? null : "sched_setscheduler(SCHED_BATCH) failed with errno " + errno;
     }
