@@ -43,7 +43,8 @@
 #               WARM=0: not)
 #   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
 #               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
-#               on the fabric and the MPI backend, arrays and direct, and bench/overlap_c.c;
+#               on the fabric and the MPI backend (also with MPI4J_ASYNC_PROGRESS=1), arrays and
+#               direct, and bench/overlap_c.c;
 #               COMPUTES="busy idle" (default) repeats it with a sleep as the computation
 #   nccl        NcclBench (nccl-tests style: time, algbw, busbw per collective and size) on NP
 #               ranks, one per GPU (default: as many as nvidia-smi lists), under mpi4jrun, or
@@ -235,6 +236,9 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
             MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" \
               | tagged "mpi${suffix[$warm]}" "$np" "$rep"
           done
+          # overlap: the MPI backend once more with its asynchronous progress (docs/collectives.md)
+          [ "$mode" = overlap ] && MPI4J_ASYNC_PROGRESS=1 "${mpirun_[@]}" -x MPI4J_ASYNC_PROGRESS -np "$np" java \
+            "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi-async "$np" "$rep"
         done
       done
     done

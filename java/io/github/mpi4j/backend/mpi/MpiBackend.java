@@ -34,10 +34,10 @@ public final class MpiBackend implements Backend {
     /** Whether MPI takes device memory as it is (a CUDA-aware library). */
     final MpiDevice device;
 
-    private MpiBackend(int required, String reason, double timeoutSeconds, String cudaAware) {
+    private MpiBackend(int required, String reason, double timeoutSeconds, String cudaAware, boolean asyncProgress) {
         this.reason = reason;
         MallocSettings.apply(System.getenv());
-        int provided = MpiNative.init0(required);
+        int provided = MpiNative.init0(MpiAsyncProgress.levelToAsk(required, asyncProgress));
         this.device = MpiDevice.decide(cudaAware);
         this.threadLevel = provided;
         this.pinArrays = provided < Mpi.THREAD_MULTIPLE && !Boolean.getBoolean("mpi4j.mpi.stageArrays");
@@ -51,6 +51,11 @@ public final class MpiBackend implements Backend {
         this.packingWorld = PackingComm.wrap(world, false);
         this.packingSelf = PackingComm.wrap(self, false);
         MpiWatchdog.start(timeoutSeconds, world.rank(), comms[0]);
+        String noHelper = MpiAsyncProgress.start(asyncProgress, provided, comms[1]);
+        if (asyncProgress && noHelper != null && world.rank() == 0) {
+            System.err.println("mpi4j: warning: " + MpiAsyncProgress.VARIABLE + " is set, but " + noHelper
+                    + "; running without asynchronous progress");
+        }
     }
 
     /** Initializes MPI ({@code MPI_Init_thread}) and returns the backend. */
@@ -61,7 +66,8 @@ public final class MpiBackend implements Backend {
         // Read before MPI_Init, so a bad value fails without starting MPI.
         double timeout = Timeout.seconds(System.getenv(), "MPI.Init (mpi)");
         String cudaAware = MpiDevice.setting(System.getenv());
-        return new MpiBackend(requiredThreadLevel, reason, timeout, cudaAware);
+        boolean asyncProgress = MpiAsyncProgress.requested(System.getenv());
+        return new MpiBackend(requiredThreadLevel, reason, timeout, cudaAware, asyncProgress);
     }
 
     /** MPI_Datatype of a type. */
@@ -211,6 +217,7 @@ public final class MpiBackend implements Backend {
     @Override
     public void finish() {
         finished = true;
+        MpiAsyncProgress.stop();
         MpiWatchdog.stop();
         MpiNative.finalize0();
     }

@@ -28,6 +28,8 @@ final class MpiRequest implements BackendRequest {
      * unset, so an access that moved bytes is reported as not cancelled whatever the flag says.
      */
     boolean fileAccess;
+    /** Counted by {@link MpiAsyncProgress#started} and not yet by {@link MpiAsyncProgress#finished}. */
+    private boolean progressed;
 
     private static final Arg[] NO_ARGS = {};
 
@@ -42,6 +44,7 @@ final class MpiRequest implements BackendRequest {
         this.args = args;
         this.keepAlive = keepAlive;
         this.userOp = userOp;
+        if (!persistent && handle != 0) progressed = MpiAsyncProgress.started();
     }
 
     /** Whether completion needs the status (a staged receive copies back only what arrived). */
@@ -87,6 +90,7 @@ final class MpiRequest implements BackendRequest {
         }
         if (!persistent) handle = 0;
         active = false;
+        endProgress();
         MpiUserOps.Use u = userOp;
         if (u != null && !persistent) {
             userOp = null;
@@ -104,6 +108,7 @@ final class MpiRequest implements BackendRequest {
         if (handle == 0) return;
         MpiNative.requestFree0(handle);
         handle = 0;
+        endProgress();
         // An inactive persistent request's staging is free again; otherwise MPI may still use
         // it, and it must outlive this request.
         for (Arg a : args) {
@@ -122,5 +127,13 @@ final class MpiRequest implements BackendRequest {
         for (Arg a : args) a.refresh();
         MpiNative.start0(handle);
         active = true;
+        if (!progressed) progressed = MpiAsyncProgress.started();
+    }
+
+    private void endProgress() {
+        if (progressed) {
+            progressed = false;
+            MpiAsyncProgress.finished();
+        }
     }
 }

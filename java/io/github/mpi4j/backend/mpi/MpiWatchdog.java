@@ -36,6 +36,8 @@ final class MpiWatchdog {
         private int depth;
         private String call;
         private MpiComm comm;
+        /** This call was counted by {@link MpiAsyncProgress#enteredBlocking}. */
+        private boolean progressing;
         // Read and written by the watchdog thread only.
         private int seenState;
         private long seenSince;
@@ -46,7 +48,13 @@ final class MpiWatchdog {
 
         /** Leaves the blocking call entered with {@link MpiWatchdog#enter}. */
         void exit() {
-            if (--depth == 0) STATE.setRelease(this, state + 1);
+            if (--depth == 0) {
+                STATE.setRelease(this, state + 1);
+                if (progressing) {
+                    progressing = false;
+                    MpiAsyncProgress.leftBlocking();
+                }
+            }
         }
     }
 
@@ -77,6 +85,7 @@ final class MpiWatchdog {
             m.call = call;
             m.comm = comm;
             STATE.setRelease(m, m.state + 1);
+            m.progressing = MpiAsyncProgress.enteredBlocking();
         }
         return m;
     }

@@ -144,15 +144,23 @@ class ColdOverlapReportTest {
                 "impl=fabric np=2 rep=1 OVERLAP array-idle 1048576 100 100 115 85.0",
                 "impl=fabric np=2 rep=1 OVERLAP array 1048576 100 100 150 50.0",
                 "impl=mpi np=2 rep=1 OVERLAP direct-idle 1048576 100 100 170 30.0",
-                "impl=mpi np=2 rep=1 OVERLAP direct 1048576 100 100 170 30.0");
+                "impl=mpi np=2 rep=1 OVERLAP direct 1048576 100 100 170 30.0",
+                "impl=mpi-async np=2 rep=1 OVERLAP direct-idle 1048576 100 100 120 80.0",
+                "impl=mpi-async np=2 rep=1 OVERLAP direct 1048576 100 100 195 5.0");
         OverlapReport r = OverlapReport.parse(raw);
         assertEquals(" ✓", r.mark("2 1048576", "fabric array-idle"));
+        assertEquals(" ✓", r.mark("2 1048576", "mpi-async direct-idle"), "80 % against C's 50 % with idle compute");
+        assertEquals(" ✗", r.mark("2 1048576", "mpi-async direct"), "5 % against C's 10 % with busy compute");
         assertEquals(" ✗", r.mark("2 1048576", "fabric array"));
         assertEquals(" ✗", r.mark("2 1048576", "mpi direct-idle"), "30 % against C's 50 % with idle compute");
         assertEquals(" ✓", r.mark("2 1048576", "mpi direct"), "30 % against C's 10 % with busy compute");
         String md = r.markdown();
         assertTrue(md.contains("| 2 | 1M | fabric, arrays, idle compute | 100.0 | 100.0 | 115.0 | 85.0 ✓ |"), md);
         assertTrue(md.indexOf("| fabric, arrays |") < md.indexOf("| C, idle compute |"), "busy rows first: " + md);
+        assertTrue(md.contains("| 2 | 1M | MPI backend + async progress, direct, idle compute | 100.0 | 100.0 | 120.0 | 80.0 ✓ |"),
+                md);
+        assertTrue(md.indexOf("| MPI backend, direct, idle compute |")
+                < md.indexOf("| MPI backend + async progress, direct, idle compute |"), "after the plain backend: " + md);
     }
 
     @Test
