@@ -27,12 +27,15 @@ final class MpiFile implements BackendFile {
     private final String path;
     private final FileComm agreement;
     private long fh;
+    /** This open file pauses asynchronous progress until it is closed ({@link MpiAsyncProgress#fileOpening}). */
+    private boolean pausesProgress;
 
-    private MpiFile(MpiBackend backend, String path, FileComm agreement, long fh) {
+    private MpiFile(MpiBackend backend, String path, FileComm agreement, long fh, boolean pausesProgress) {
         this.backend = backend;
         this.path = path;
         this.agreement = agreement;
         this.fh = fh;
+        this.pausesProgress = pausesProgress;
     }
 
     /** The file capability of {@code comm}, a communicator of this backend. */
@@ -46,12 +49,14 @@ final class MpiFile implements BackendFile {
             @Override
             public BackendFile open(String path, int amode, Map<String, String> hints) {
                 FileComm agreement = new FileComm(comm.dup());
+                boolean paused = MpiAsyncProgress.fileOpening();
                 try {
                     String[][] kv = keysValues(hints);
                     return new MpiFile(backend, path, agreement, MpiFileNative.open0(comm.handle, path, amode, kv[0],
-                            kv[1]));
+                            kv[1]), paused);
                 } catch (MPIException e) {
                     agreement.free();
+                    if (paused) MpiAsyncProgress.fileClosed();
                     throw named("open", path, e);
                 }
             }
@@ -85,6 +90,10 @@ final class MpiFile implements BackendFile {
             throw named("close", path, e);
         } finally {
             agreement.free();
+            if (pausesProgress) {
+                pausesProgress = false;
+                MpiAsyncProgress.fileClosed();
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.Comm;
 import mpi.Datatype;
+import mpi.File;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
@@ -30,6 +31,9 @@ import mpi.UserFunction;
  *   <li>{@code OP_THREAD} (rank 0): the thread that ran a user reduction of an {@code iAllReduce}
  *       whose peer data arrived while rank 0 slept outside MPI; {@code OP_SUM_OK} its values;
  *       {@code OP_FAILURE}: what rank 0's {@code waitFor} threw when that reduction failed;</li>
+ *   <li>{@code IO_OK}: {@link #FILE_ROUNDS} non-blocking writes, each waited for, read back;
+ *       {@code POLLS_WITH_FILE_OPEN}: the helper's progress calls while a file was open and an
+ *       {@code iAllReduce} outstanding (on Open MPI the helper pauses then);</li>
  *   <li>{@code IDLE_CPU_MS}: the helper's CPU time over a quiet {@link #QUIET_MS} (it parks);</li>
  *   <li>{@code ALIVE_AFTER_FINALIZE}: whether the helper thread outlived MPI.Finalize.</li>
  * </ul>
@@ -40,6 +44,8 @@ public final class AsyncProgressJob {
 
     static final long SLEEP_MS = 2000;
     static final long QUIET_MS = 500;
+    /** Open MPI 4.1's ompio corrupted the heap within 5,000 such writes with a second thread progressing. */
+    static final int FILE_ROUNDS = 3000;
     private static final int COUNT = (1 << 20) / Double.BYTES;
 
     public static void main(String[] args) throws Exception {
@@ -72,6 +78,7 @@ public final class AsyncProgressJob {
         }
         System.out.println("SUM_OK " + ok);
 
+        nonBlockingWrites(world, rank, args.length > 0 ? args[0] : "async-progress-job.dat", helper);
         userReductions(world, rank, size);
         endEveryKindOfRequest(world, rank);
         System.out.println("OUTSTANDING " + (helper == null ? 0 : helper.outstanding()));
@@ -117,6 +124,33 @@ public final class AsyncProgressJob {
         if (rank == 0) System.out.println("OP_FAILURE " + failure);
         IntAdd.failing = false;
         add.free();
+    }
+
+    /**
+     * With a file open: an iAllReduce outstanding for 300 ms (counting the helper's calls); then
+     * each rank rewrites its own 4 ints FILE_ROUNDS times with iWriteAt + waitFor and reads them back.
+     */
+    private static void nonBlockingWrites(Comm world, int rank, String path, MpiAsyncProgress helper)
+            throws InterruptedException {
+        File f = new File(world, path, MPI.MODE_CREATE | MPI.MODE_RDWR);
+        long before = helper == null ? 0 : helper.polls();
+        Request r = world.iAllReduce(new int[] {rank}, new int[1], 1, MPI.INT, MPI.SUM);
+        Thread.sleep(300);
+        System.out.println("POLLS_WITH_FILE_OPEN " + ((helper == null ? 0 : helper.polls()) - before));
+        r.waitFor();
+        IntBuffer b = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder()).asIntBuffer();
+        for (int round = 0; round < FILE_ROUNDS; round++) {
+            for (int j = 0; j < 4; j++) b.put(j, round * 100 + rank * 4 + j);
+            f.iWriteAt(rank * 16L, b, 4, MPI.INT).waitFor();
+        }
+        int[] back = new int[4];
+        f.readAt(rank * 16L, back, 4, MPI.INT);
+        boolean ok = true;
+        for (int j = 0; j < 4; j++) ok &= back[j] == (FILE_ROUNDS - 1) * 100 + rank * 4 + j;
+        f.close();
+        world.barrier();
+        if (rank == 0) File.delete(path, null);
+        System.out.println("IO_OK " + ok);
     }
 
     /** An integer sum as a user function; records the thread that ran it, and fails when told to. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.mpi4j.spi.Mpi;
 import io.github.mpi4j.testing.Jobs;
 import io.github.mpi4j.testing.Requirements;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import mpi.MPIException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * MPI4J_ASYNC_PROGRESS (MpiAsyncProgress): its values, and under mpirun that a rank's part of a
@@ -47,8 +49,12 @@ class AsyncProgressTest {
         assertEquals(null, MpiAsyncProgress.current(), "nothing started");
     }
 
-    private static Jobs.Result job(String setting) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-cp", Jobs.classpath(), AsyncProgressJob.class.getName()));
+    @TempDir
+    Path dir;
+
+    private Jobs.Result job(String setting) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-cp", Jobs.classpath(), AsyncProgressJob.class.getName(),
+                dir.resolve("job-" + setting + ".dat").toString()));
         Jobs.Result r = Jobs.run(Jobs.mpirun(2, args), Map.of("MPI4J_ASYNC_PROGRESS", setting), 180);
         assertEquals(0, r.exitCode, r.toString());
         return r;
@@ -83,6 +89,8 @@ class AsyncProgressTest {
         assertEquals("true", rank(on, "OP_SUM_OK", 0), on.toString());
         assertTrue(rank(on, "OP_FAILURE", 0).contains("user op failed on purpose"),
                 "a failure on the helper surfaces at waitFor\n" + on);
+        assertEquals(List.of("0", "0"), values(on, "POLLS_WITH_FILE_OPEN"), "the helper pauses while a file is open\n" + on);
+        assertEquals(List.of("true", "true"), values(on, "IO_OK"), on.toString());
         assertEquals(List.of("0", "0"), values(on, "OUTSTANDING"), "every request ended\n" + on);
         for (int rank = 0; rank < 2; rank++) {
             long idle = Long.parseLong(rank(on, "IDLE_CPU_MS", rank));
@@ -94,6 +102,7 @@ class AsyncProgressTest {
         Jobs.Result off = job("0");
         assertEquals(List.of("false", "false"), values(off, "HELPER"), off.toString());
         assertEquals(List.of("true", "true"), values(off, "SUM_OK"), off.toString());
+        assertEquals(List.of("true", "true"), values(off, "IO_OK"), off.toString());
         assertEquals("main", rank(off, "OP_THREAD", 0), "without the helper, waitFor runs it\n" + off);
         assertTrue(rank(off, "OP_FAILURE", 0).contains("user op failed on purpose"), off.toString());
         long without = Long.parseLong(rank(off, "PEER_WAIT_MS", 1));
