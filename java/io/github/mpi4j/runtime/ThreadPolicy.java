@@ -10,7 +10,7 @@ import io.github.mpi4j.buffer.HostViews;
  * caller's core for its first step (a 16 MiB copy: 1-2 ms), so the call returned that much
  * later and the program lost the time it meant to compute in ({@code docs/performance.md},
  * "Thirty-fifth session"). As a batch thread it runs at once on an idle core, else when the
- * running thread's slice ends.
+ * running thread's slice ends. The MPI backend's asynchronous progress helper asks for it too.
  *
  * <p>Needs {@code libmpi4j_dl}; without it, or with {@code -Dmpi4j.progress.batch=false}, the
  * thread keeps the default policy. Nothing else depends on it.
