@@ -137,27 +137,26 @@ public final class Overlap {
         // warm-up, and a first allreduce from arrays the buffer cache had not seen, took
         // branches the compiled collective paths had never taken, and their deoptimisation and
         // recompilation fell into the timed loops (a 2-4 ms call 125 calls in).
+        // The warm-up and the timed phases run the same two methods (pureCalls, overlappedCalls):
+        // with the loops written out in measure, the timed loops were new code after the
+        // warm-up's compiled loop, and their first runs recompiled barrier, waitFor, work and
+        // the blocking allreduce inside the timed phase (-Xbatch: each compile stops its thread;
+        // 45-57 compilations there in 5 jobs of 1 MiB arrays, overlap 23.9-94.6 %).
         long start = System.nanoTime();
         JitQuiet jit = new JitQuiet();
         double[] anyMore = {1};
-        long last = 1000;
         for (int i = 0; anyMore[0] == 1; i++) {
-            long a = System.nanoTime();
-            Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
-            if (i % 2 == 1) work(sleeps, last);
-            r.waitFor();
-            if (i % 2 == 0) last = System.nanoTime() - a;
+            long last = pureCalls(comm, send, recv, count, 1);
+            overlappedCalls(comm, send, recv, count, 1, sleeps, last);
             long elapsed = System.nanoTime() - start;
-            boolean enough = i + 1 >= 2 * iters && elapsed >= WARM_UP_NANOS && jit.quietFor(JIT_QUIET_NANOS);
+            boolean enough = i + 1 >= iters && elapsed >= WARM_UP_NANOS && jit.quietFor(JIT_QUIET_NANOS);
             double[] more = {enough || elapsed >= WARM_UP_LIMIT_NANOS ? 0 : 1};
             anyMore = new double[1];
             comm.barrier();
             comm.allReduce(more, anyMore, 1, MPI.DOUBLE, MPI.MAX);
         }
         comm.barrier();
-        long t0 = System.nanoTime();
-        for (int i = 0; i < iters; i++) comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
-        double pure = (System.nanoTime() - t0) / 1e3 / iters;
+        double pure = pureCalls(comm, send, recv, count, iters) / 1e3;
         check(recv, direct, count, size);
         // The busy loop is sized to the pure time of the slowest rank, so every rank computes
         // as long (OSU sizes it to the maximum over ranks too).
@@ -165,19 +164,37 @@ public final class Overlap {
         comm.allReduce(mine, max, 1, MPI.DOUBLE, MPI.MAX);
         long span = (long) (max[0] * 1e3);
         comm.barrier();
+        long[] times = overlappedCalls(comm, send, recv, count, iters, sleeps, span);
+        long computeNs = times[0], overallNs = times[1];
+        check(recv, direct, count, size);
+        double[] local = {pure, computeNs / 1e3 / iters, overallNs / 1e3 / iters}, sum = new double[3];
+        comm.allReduce(local, sum, 3, MPI.DOUBLE, MPI.SUM);
+        for (int i = 0; i < 3; i++) sum[i] /= size;
+        return sum;
+    }
+
+    /** {@code calls} iAllReduces, each waited for at once; returns the mean time of one, ns. */
+    private static long pureCalls(Intracomm comm, Object send, Object recv, int count, int calls) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < calls; i++) comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM).waitFor();
+        return (System.nanoTime() - t0) / calls;
+    }
+
+    /**
+     * {@code calls} iAllReduces, each overlapped with {@code span} ns of work before its waitFor;
+     * returns {work, whole calls} in ns, summed over the calls.
+     */
+    private static long[] overlappedCalls(Intracomm comm, Object send, Object recv, int count, int calls, boolean sleeps,
+            long span) {
         long computeNs = 0, overallNs = 0;
-        for (int i = 0; i < iters; i++) {
+        for (int i = 0; i < calls; i++) {
             long a = System.nanoTime();
             Request r = comm.iAllReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
             computeNs += work(sleeps, span);
             r.waitFor();
             overallNs += System.nanoTime() - a;
         }
-        check(recv, direct, count, size);
-        double[] local = {pure, computeNs / 1e3 / iters, overallNs / 1e3 / iters}, sum = new double[3];
-        comm.allReduce(local, sum, 3, MPI.DOUBLE, MPI.SUM);
-        for (int i = 0; i < 3; i++) sum[i] /= size;
-        return sum;
+        return new long[] {computeNs, overallNs};
     }
 
     private static void check(Object recv, boolean direct, int count, int size) {
