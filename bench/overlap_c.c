@@ -1,7 +1,7 @@
 /* The C twin of io.github.mpi4j.bench.Overlap (bench/run.sh overlap): overlap of
  * MPI_Iallreduce with a busy loop, after OSU's osu_iallreduce; the same output lines (kind "c").
  * With "idle" the computation is a sleep instead (kind "c-idle"): the core is free meanwhile.
- *   overlap_c [sizes=1048576,16777216] [iters=20] [busy|idle] */
+ *   overlap_c [sizes=1048576,16777216] [iters=100] [busy|idle] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *sizes = argc > 1 ? argv[1] : "1048576,16777216";
-    long iters = argc > 2 ? atol(argv[2]) : 20;
+    long iters = argc > 2 ? atol(argv[2]) : 100;  /* OSU: 100 iterations above 8 KiB */
     idle_compute = argc > 3 && strcmp(argv[3], "idle") == 0;
     if (argc > 3 && !idle_compute && strcmp(argv[3], "busy") != 0) {
         if (rank == 0) fprintf(stderr, "overlap_c: compute = %s (busy or idle)\n", argv[3]);

@@ -9,7 +9,7 @@
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
 #   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4" WARM=1
-#   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=20 NPS="2 4"
+#   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=100 NPS="2 4"
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
@@ -181,7 +181,7 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
   mpirun_=(mpirun --oversubscribe --bind-to none "${root[@]}")
   rounds=${ROUNDS:-20}; per=${PER:-5000}; calls=${CALLS:-20}; bytes=${BYTES:-16777216}
-  sizes=${SIZES:-1048576,16777216}; iters=${ITERS:-20}
+  sizes=${SIZES:-1048576,16777216}; iters=${ITERS:-100}   # overlap: OSU's 100 iterations for messages above 8 KiB
   # overlap: OSU's busy computation, then a sleep of the same length (a free core for progress)
   computes=${COMPUTES:-busy idle}
   [ "$mode" = coldstart ] && computes=once

@@ -11,7 +11,7 @@ import mpi.Request;
  * Communication/computation overlap of a non-blocking allreduce, after OSU's osu_iallreduce
  * (issue 12, item 5); its C twin is bench/overlap_c.c, both print the same lines.
  * <pre>
- *   Overlap array|direct [sizes=1048576,16777216] [iters=20] [busy|idle]
+ *   Overlap array|direct [sizes=1048576,16777216] [iters=100] [busy|idle]
  * </pre>
  * For each size (bytes of doubles, SUM), after a warm-up of at least {@code iters} calls and 3 s,
  * which goes on until no rank's JIT has compiled anything for 2 s (at most 60 s):
@@ -43,7 +43,7 @@ public final class Overlap {
         boolean direct = args.length > 0 && args[0].equals("direct");
         String kind = direct ? "direct" : "array";
         String sizes = args.length > 1 ? args[1] : "1048576,16777216";
-        int iters = args.length > 2 ? ColdStart.positive("iters", args[2]) : 20;
+        int iters = args.length > 2 ? ColdStart.positive("iters", args[2]) : 100;
         String computeKind = args.length > 3 ? args[3] : "busy";
         if (!computeKind.equals("busy") && !computeKind.equals("idle")) {
             throw new IllegalArgumentException("compute = " + computeKind + " (busy or idle)");
