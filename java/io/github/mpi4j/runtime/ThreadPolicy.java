@@ -38,4 +38,28 @@ public final class ThreadPolicy {
     }
 
     private static native int batch0();
+
+    /** What {@link #moveTo0} returns when the thread may run on one CPU only (nothing to move). */
+    static final int MOVE_NOT_NEEDED = -100_000;
+
+    /**
+     * Moves the calling thread to the {@code index}-th of the CPUs it may run on (counted modulo
+     * their number) and leaves it free to run on all of them again: a placement hint, not a
+     * binding. The ranks of a node call it at the end of Init with their rank on the node, so
+     * their main threads start the program on separate cores. Without it, two ranks that had
+     * been waiting in Init's last barrier sometimes woke on the same core of a 2-core node and
+     * shared it for about 8.5 ms while the other core idled, until the kernel's load balancer
+     * moved one: the first 5,000 round trips of a ping-pong then averaged 1.0-1.2 µs a message
+     * instead of 0.17 ({@code docs/performance.md}, "Thirty-eighth session"). Returns null when
+     * the thread moved or had only one CPU to run on, else why not (no library, or the
+     * kernel's errno).
+     */
+    public static String moveThisThread(int index) {
+        if (!HostViews.available()) return HostViews.unavailableReason();
+        int got = moveTo0(index);
+        if (got >= 0 || got == MOVE_NOT_NEEDED) return null;
+        return "sched_setaffinity failed with errno " + -got;
+    }
+
+    private static native int moveTo0(int index);
 }

@@ -62,6 +62,70 @@ public class ThreadPolicyTest {
         assertEquals(SCHED_OTHER, got[1], "a thread that did not ask");
     }
 
+    /** The CPU the calling thread last ran on (field 39 of its stat). */
+    static int cpuOfThisThread() throws IOException {
+        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[39 - 3]);
+    }
+
+    /** The CPUs the calling thread may run on, as the kernel lists them (Cpus_allowed_list). */
+    static String allowedCpusOfThisThread() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) return line.substring(line.indexOf(':') + 1).trim();
+        }
+        throw new IllegalStateException("no Cpus_allowed_list in /proc/thread-self/status");
+    }
+
+    /** The CPU numbers of a list such as "0-3,8,10-11". */
+    static java.util.List<Integer> cpusIn(String list) {
+        java.util.List<Integer> cpus = new java.util.ArrayList<>();
+        for (String part : list.split(",")) {
+            String[] ends = part.split("-");
+            int from = Integer.parseInt(ends[0]), to = Integer.parseInt(ends[ends.length - 1]);
+            for (int c = from; c <= to; c++) cpus.add(c);
+        }
+        return cpus;
+    }
+
+    @Test
+    void aThreadMovesToTheCpuItsIndexPicksAndMayRunEverywhereAgain() throws Exception {
+        assumeTrue(NativeLoader.load("mpi4j_dl"), "libmpi4j_dl is not loaded");
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/status")), "no /proc/thread-self");
+        String before = allowedCpusOfThisThread();
+        java.util.List<Integer> cpus = cpusIn(before);
+        assumeTrue(cpus.size() >= 2, "this thread may run on one CPU only: " + before);
+        for (int index : new int[] {0, 1, cpus.size() + 1}) {
+            AtomicReference<Object[]> got = new AtomicReference<>();
+            Thread t = new Thread(() -> {
+                try {
+                    // The kernel may move a thread again at any time on a busy machine (CI), so
+                    // a few tries: a move that never lands on the target fails every one.
+                    String refused = null;
+                    int cpu = -1;
+                    for (int attempt = 0; attempt < 5 && cpu != cpus.get(index % cpus.size()); attempt++) {
+                        refused = ThreadPolicy.moveThisThread(index);
+                        cpu = cpuOfThisThread();
+                    }
+                    got.set(new Object[] {refused, cpu, allowedCpusOfThisThread()});
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            t.start();
+            t.join();
+            assertNull(got.get()[0], "moveThisThread refused");
+            assertEquals(cpus.get(index % cpus.size()), got.get()[1], "the CPU after moveThisThread(" + index + ")");
+            assertEquals(before, got.get()[2], "the CPUs the thread may run on afterwards");
+        }
+        assertEquals(before, allowedCpusOfThisThread(), "the caller's CPUs changed");
+    }
+
+    @Test
+    void cpuListsAreReadAsTheKernelWritesThem() {
+        assertEquals(java.util.List.of(0, 1, 2, 3, 8, 10, 11), cpusIn("0-3,8,10-11"));
+        assertEquals(java.util.List.of(5), cpusIn("5"));
+    }
+
     @Test
     void theStatParserCountsFieldsAfterTheCommandName() {
         StringBuilder line = new StringBuilder("123 (a b) c) S");
