@@ -162,9 +162,9 @@ final class WarmStart {
     static void run(Intracomm world, boolean print) {
         long start = System.nanoTime();
         int rank = world.getRank();
+        int[] onNode = rankAndSizeOnNode(world);
         // Two duplicates of the world for the collectives, and of each pair of ranks (2k, 2k+1;
         // the last rank of an odd world alone) for the ping-pongs, whose barriers are the pair's.
-        int[] onNode = rankAndSizeOnNode(world);
         Intracomm pair = world.split(rank / 2, rank);
         Intracomm[] all = {world.dup(), world.dup(), pair, pair.dup()};
         try {

@@ -8,6 +8,8 @@ import io.github.mpi4j.nativeload.NativeLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +22,15 @@ public class ThreadPolicyTest {
         return policyIn(Files.readString(Path.of("/proc/thread-self/stat")));
     }
 
-    /** Field 41 of a /proc stat line; the command name (field 2) may hold spaces, so count after its ')'. */
+    /** Field 41 of a /proc stat line. */
     public static int policyIn(String stat) {
+        return statField(stat, 41);
+    }
+
+    /** Field {@code n} (from 1) of a /proc stat line; the command name (field 2) may hold spaces, so count after its ')'. */
+    static int statField(String stat, int n) {
         String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        return Integer.parseInt(after[41 - 3]);
+        return Integer.parseInt(after[n - 3]);
     }
 
     /** What a new thread got: batchThisThread's answer and the kernel's policy for it afterwards. */
@@ -64,8 +71,7 @@ public class ThreadPolicyTest {
 
     /** The CPU the calling thread last ran on (field 39 of its stat). */
     static int cpuOfThisThread() throws IOException {
-        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
-        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[39 - 3]);
+        return statField(Files.readString(Path.of("/proc/thread-self/stat")), 39);
     }
 
     /** The CPUs the calling thread may run on, as the kernel lists them (Cpus_allowed_list). */
@@ -77,8 +83,8 @@ public class ThreadPolicyTest {
     }
 
     /** The CPU numbers of a list such as "0-3,8,10-11". */
-    static java.util.List<Integer> cpusIn(String list) {
-        java.util.List<Integer> cpus = new java.util.ArrayList<>();
+    static List<Integer> cpusIn(String list) {
+        List<Integer> cpus = new ArrayList<>();
         for (String part : list.split(",")) {
             String[] ends = part.split("-");
             int from = Integer.parseInt(ends[0]), to = Integer.parseInt(ends[ends.length - 1]);
@@ -92,7 +98,7 @@ public class ThreadPolicyTest {
         assumeTrue(NativeLoader.load("mpi4j_dl"), "libmpi4j_dl is not loaded");
         assumeTrue(Files.exists(Path.of("/proc/thread-self/status")), "no /proc/thread-self");
         String before = allowedCpusOfThisThread();
-        java.util.List<Integer> cpus = cpusIn(before);
+        List<Integer> cpus = cpusIn(before);
         assumeTrue(cpus.size() >= 2, "this thread may run on one CPU only: " + before);
         for (int index : new int[] {0, 1, cpus.size() + 1}) {
             AtomicReference<Object[]> got = new AtomicReference<>();
@@ -122,8 +128,8 @@ public class ThreadPolicyTest {
 
     @Test
     void cpuListsAreReadAsTheKernelWritesThem() {
-        assertEquals(java.util.List.of(0, 1, 2, 3, 8, 10, 11), cpusIn("0-3,8,10-11"));
-        assertEquals(java.util.List.of(5), cpusIn("5"));
+        assertEquals(List.of(0, 1, 2, 3, 8, 10, 11), cpusIn("0-3,8,10-11"));
+        assertEquals(List.of(5), cpusIn("5"));
     }
 
     @Test
