@@ -22,9 +22,9 @@ JNIEXPORT jint JNICALL Java_io_github_mpi4j_runtime_ThreadPolicy_batch0(JNIEnv *
 /* Moves the calling thread to the index-th CPU (modulo their number) that it may run on, and
  * gives it back the whole set at once (ThreadPolicy.moveThisThread). The move happens inside
  * the first sched_setaffinity; the second only widens the set again, and the kernel has no
- * reason to move a lone running thread off its CPU. Returns the CPU, MOVE_NOT_NEEDED when the
- * thread may run on one CPU only, or -errno. */
-#define MOVE_NOT_NEEDED (-100000)
+ * reason to move a lone running thread off its CPU. Returns the CPU, MOVE_NOT_NEEDED (the
+ * Java constant, through javac's header) when the thread may run on one CPU only, or -errno. */
+#define MOVE_NOT_NEEDED ((jint)io_github_mpi4j_runtime_ThreadPolicy_MOVE_NOT_NEEDED)
 
 JNIEXPORT jint JNICALL Java_io_github_mpi4j_runtime_ThreadPolicy_moveTo0(JNIEnv *env, jclass cls, jint index) {
     (void)env;

@@ -135,13 +135,7 @@ final class WarmStart {
      */
     static String skipUnderAuto(Intracomm world) {
         if (world.getSize() == 1) return "one process: no messages to warm up";
-        Intracomm node = world.splitType(Comm.TYPE_SHARED, 0, null);
-        int onNode;
-        try {
-            onNode = node.getSize();
-        } finally {
-            node.free();
-        }
+        int onNode = rankAndSizeOnNode(world)[1];
         int[] fits = {fitsProcessors(onNode, Runtime.getRuntime().availableProcessors()) ? 1 : 0};
         world.allReduce(fits, 1, MPI.INT, MPI.MIN);
         return fits[0] == 1 ? null : "a node runs more ranks than it has processors";
