@@ -10,11 +10,18 @@
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
 #   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4" WARM=1
 #   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=100 NPS="2 4"
+#   bench/run.sh tcp-pairs                    REPS=5 MIN=65536 BW_MAX=4194304
 #
 #   mpi         the MPI backend under mpirun          vs  C over Open MPI (shared memory: vader)
 #   fabric      the fabric over shared memory         vs  C over Open MPI (shared memory: vader)
 #   fabric-tcp  the fabric with TCP between all ranks vs  C over Open MPI --mca btl tcp,self,
 #               and vs raw loopback TCP (bench/tcp_raw.c) for bandwidth
+#   tcp-pairs   the fabric's TCP bandwidth vs raw loopback TCP, one size per job, in rounds of
+#               adjacent jobs (raw TCP, Java arrays, Java direct, in an order that turns each
+#               round), from MIN to BW_MAX: the guest's TCP speed flips between two states for
+#               seconds at a time, C and raw TCP alike, so each Java job is compared with the raw
+#               job of its own round, seconds away, and Report gives the median of those ratios
+#               (docs/performance.md, thirty-ninth session)
 #   small       fabric's latency and bw tests alone, to 64 bytes at np 2, 15 repetitions: issue
 #               12's small-message targets (8-byte latency and message rate). A shared guest can
 #               place its two vCPUs in two core complexes for seconds to minutes, which runs
@@ -74,13 +81,17 @@ jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
-case "$mode" in mpi|fabric|fabric-tcp|small|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
-  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, small, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
+case "$mode" in mpi|fabric|fabric-tcp|tcp-pairs|small|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
+  *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, tcp-pairs, small, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
 run_name=$mode      # names the results folder
 tests="latency bw allreduce bcast"
 time_init=1         # the fabric modes also time MPI.Init at np 4
 if [ "$mode" = small ]; then   # the fabric's small-message tests, many times (see above)
   mode=fabric; tests="latency bw"; time_init=0; reps=${REPS:-15}; max=${MAX:-64}; bw_max=${BW_MAX:-64}; nps=2
+fi
+pairs=0
+if [ "$mode" = tcp-pairs ]; then   # one size per job, raw TCP next to each Java job (see above)
+  mode=fabric-tcp; pairs=1; reps=${REPS:-5}
 fi
 # A young generation of 64 MiB in an initial heap of 256 MiB: small enough that every page of it
 # is written again and again (pre-touched below, or after one pass of allocation), and not so
@@ -287,14 +298,14 @@ run_c() {   # np test
 # first time it is written (microseconds in a VM), and a call that makes a few hundred bytes of
 # objects met one every few calls, for the whole run (docs/performance.md, "Ninth session").
 # The init test starts without it: the pre-touch would be part of what it measures.
-run_java() {   # np test kind
+run_java() {   # np test kind [size: that size alone]
   local opts=("${jvm_opts[@]}")
   [ "$2" = init ] || opts=(-XX:+AlwaysPreTouch "${jvm_opts[@]}")
   case "$mode" in
     mpi) mpirun -np "$1" --oversubscribe --bind-to none "${root[@]}" java "${opts[@]}" \
            io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
     fabric) launch/mpi4jrun -np "$1" "${opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
-    fabric-tcp) launch/mpi4jrun -np "$1" --tcp "${opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "$(limit "$2")" ;;
+    fabric-tcp) launch/mpi4jrun -np "$1" --tcp "${opts[@]}" io.github.mpi4j.bench.Osu "$2" "$3" "${4:-$(limit "$2")}" ${4:+"$4"} ;;
   esac
 }
 record() {   # np rep
@@ -318,6 +329,27 @@ placement() {   # np rep test kind
   echo "pages: $pages (Java and C)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
+if [ "$pairs" = 1 ]; then
+  # Round r of size s: the three jobs back to back, each preceded by its placement reading, all
+  # recorded as repetition r so that Report pairs them. The order turns each round, so no kind
+  # always runs first or right after the raw job.
+  orders=("raw array direct" "array direct raw" "direct raw array")
+  min=${MIN:-65536}
+  for rep in $(seq 1 "$reps"); do
+    for ((size = min; size <= bw_max; size *= 2)); do
+      echo "== round $rep: bw $size" >&2
+      for kind in ${orders[$(( (rep - 1) % 3 ))]}; do
+        placement 2 "$rep" bw "$kind"
+        if [ "$kind" = raw ]; then "$tcp_raw" "$size" "$size" | record 2 "$rep"
+        else run_java 2 bw "$kind" "$size" | record 2 "$rep"; fi
+      done
+    done
+  done
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+  cat "$out/machine.txt"
+  java -cp "$jar" io.github.mpi4j.bench.Report "$out/raw.txt" tcp-pairs | tee "$out/table.md"
+  exit 0
+fi
 for rep in $(seq 1 "$reps"); do
   for test in $tests; do
     for np in $nps; do

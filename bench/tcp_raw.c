@@ -2,7 +2,7 @@
  * as the OSU-style 'bw' test (a window of messages, then a 4-byte acknowledgement), with plain
  * blocking sockets and TCP_NODELAY, between a parent and a forked child on 127.0.0.1.
  *
- *   tcp_raw [maxBytes]     prints "RESULT bw raw <bytes> <MB/s>" for 1 B .. maxBytes
+ *   tcp_raw [maxBytes [minBytes]]   prints "RESULT bw raw <bytes> <MB/s>" for minBytes (1) .. maxBytes
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -56,9 +56,9 @@ static long iterations(long size) {
  * buffer of its own, as in the MPI tests (Osu.java, osu_c.c): one buffer written 64 times stays
  * in the cache at 128 KiB - 1 MiB where 64 buffers do not, which made this ceiling up to 1.6x
  * higher than the same bytes sent the way the MPI tests send them. */
-static void run(int fd, int sender, long max) {
+static void run(int fd, int sender, long min, long max) {
     int ack = 0;
-    for (long size = 1; size <= max; size *= 2) {
+    for (long size = min; size <= max; size *= 2) {
         char *bufs[WINDOW];
         for (int w = 0; w < WINDOW; w++) {
             bufs[w] = malloc((size_t)size);
@@ -88,6 +88,8 @@ static void run(int fd, int sender, long max) {
 
 int main(int argc, char **argv) {
     long max = argc > 1 ? atol(argv[1]) : 16L << 20;
+    long min = argc > 2 ? atol(argv[2]) : 1; /* one size alone: tcp_raw S S (bench/run.sh tcp-pairs) */
+    if (min < 1) min = 1;
     int one = 1;
     int listener = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in addr;
@@ -104,13 +106,13 @@ int main(int argc, char **argv) {
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) die("connect");
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        run(fd, 0, max);
+        run(fd, 0, min, max);
         _exit(0);
     }
     int fd = accept(listener, NULL, NULL);
     if (fd < 0) die("accept");
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    run(fd, 1, max);
+    run(fd, 1, min, max);
     int status;
     waitpid(child, &status, 0);
     return 0;

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * the MPI backend), the spread (max/min over repetitions), and ✓/✗ where an issue sets a target.
  *
  * <pre>
- *   Report raw.txt mpi|fabric|fabric-tcp
+ *   Report raw.txt mpi|fabric|fabric-tcp|tcp-pairs
  * </pre>
  */
 public final class Report {
@@ -44,6 +44,12 @@ public final class Report {
                 BY_REP.computeIfAbsent(key, k -> new TreeMap<>()).put(Integer.parseInt(f[1].substring(4)),
                         Double.parseDouble(f[6]));
             }
+        }
+        if (backend.equals("tcp-pairs")) {
+            StringBuilder md = new StringBuilder();
+            tcpPairs(md);
+            System.out.print(md);
+            return;
         }
         Targets targets = Targets.of(backend);
         StringBuilder md = new StringBuilder();
@@ -149,6 +155,43 @@ public final class Report {
                 }
             }
             md.append(row).append(" | ").append(pairs).append(" |\n");
+        }
+    }
+
+    /**
+     * bench/run.sh tcp-pairs: the TCP point-to-point target (issue 12, item 3: bandwidth ≥ 0.9×
+     * raw loopback TCP from 64 KiB) from rounds of adjacent one-size jobs. Per size: the medians
+     * of raw TCP, arrays and direct buffers, then the median and range of the per-round ratios
+     * (each Java job / the raw job of its round), which carry the ✓/✗; and how many raw jobs ran
+     * in the slow state (under half the fastest raw job of that size), which says how much of the
+     * run the machine spent there.
+     */
+    private static void tcpPairs(StringBuilder md) {
+        TreeSet<Long> sizes = sizes("2", "bw", "raw", Long.MAX_VALUE);
+        md.append("Backend: fabric-tcp, one size per job, in rounds of adjacent jobs (raw TCP, Java arrays, Java direct).\n");
+        md.append("\n### bw, np 2, adjacent jobs: MB/s medians, and the median [min–max] of the per-round ratios ")
+                .append("Java / raw TCP of the same round; target ≥ 0.9 from 64 KiB\n\n");
+        md.append("| bytes | raw TCP | Java array | Java direct | array / raw, per round | direct / raw, per round | ")
+                .append("rounds | raw jobs in the slow state |\n|---:|---:|---:|---:|---|---|---:|---:|\n");
+        for (long size : sizes) {
+            String ref = "2 bw raw " + size;
+            List<Double> raw = VALUES.get(ref);
+            StringBuilder row = new StringBuilder(fmt("| %d | %.0f", size, median(raw)));
+            for (String kind : new String[] {"array", "direct"}) {
+                List<Double> v = VALUES.get("2 bw " + kind + " " + size);
+                row.append(" | ").append(v == null ? "" : fmt("%.0f", median(v)));
+            }
+            int rounds = 0;
+            for (String kind : new String[] {"array", "direct"}) {
+                List<Double> r = ratios("2 bw " + kind + " " + size, ref);
+                rounds = Math.max(rounds, r.size());
+                row.append(" | ").append(r.isEmpty() ? "" : fmt("%.2f [%.2f–%.2f]", median(r), Collections.min(r),
+                        Collections.max(r)) + (size >= 65536 ? Targets.ok(median(r) >= 0.9) : ""));
+            }
+            double fastest = Collections.max(raw);
+            long slow = raw.stream().filter(x -> x < fastest / 2).count();
+            md.append(row).append(" | ").append(rounds).append(" | ").append(slow).append(" of ").append(raw.size())
+                    .append(" |\n");
         }
     }
 

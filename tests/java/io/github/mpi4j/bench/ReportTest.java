@@ -61,14 +61,47 @@ class ReportTest {
         assertTrue(!table.contains("placement ("), table);
     }
 
+    /**
+     * tcp-pairs: three rounds at 64 KiB in which the machine's slow TCP state hits the raw job of
+     * round 2 and the array job of round 3. The ratio of the medians (array 3000 / raw 3000 =
+     * 1.00) hides that each round's pair tells a different story; the per-round ratios are worked
+     * out by hand.
+     */
+    @Test
+    void tcpPairsCompareEachJavaJobWithTheRawJobOfItsRound() throws Exception {
+        String raw = String.join("\n",
+                "np=2 rep=1 RESULT bw raw 65536 3000",
+                "np=2 rep=1 RESULT bw array 65536 3300",
+                "np=2 rep=1 RESULT bw direct 65536 2400",
+                "np=2 rep=2 RESULT bw raw 65536 1400",
+                "np=2 rep=2 RESULT bw array 65536 3000",
+                "np=2 rep=2 RESULT bw direct 65536 1400",
+                "np=2 rep=3 RESULT bw raw 65536 3200",
+                "np=2 rep=3 RESULT bw array 65536 1600",
+                "np=2 rep=3 RESULT bw direct 65536 3200",
+                "");
+        String table = report(raw, "tcp-pairs");
+        // arrays: 1.10, 2.14, 0.50 -> median 1.10; direct: 0.80, 1.00, 1.00 -> median 1.00.
+        // Slow raw jobs: under 3200 / 2 = 1600: round 2's 1400.
+        assertTrue(table.contains("| 65536 | 3000 | 3000 | 2400 | 1.10 [0.50–2.14] ✓ | 1.00 [0.80–1.00] ✓ | 3 | 1 of 3 |"),
+                table);
+        String missed = report(raw.replace("direct 65536 3200", "direct 65536 2000"), "tcp-pairs");
+        // direct: 0.80, 1.00, 0.625 -> median 0.80.
+        assertTrue(missed.contains("| 2000 | 1.10 [0.50–2.14] ✓ | 0.80 [0.63–1.00] ✗ |"), missed);
+    }
+
     private String report(String raw) throws Exception {
+        return report(raw, "fabric");
+    }
+
+    private String report(String raw, String backend) throws Exception {
         Path file = dir.resolve("raw.txt");
         Files.writeString(file, raw);
         PrintStream old = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            Report.main(new String[] {file.toString(), "fabric"});
+            Report.main(new String[] {file.toString(), backend});
         } finally {
             System.setOut(old);
         }
