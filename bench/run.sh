@@ -316,12 +316,13 @@ record() {   # np rep
 # (two core complexes) within seconds, and every size's time flips with it, C's as much as
 # Java's (2-2.6x at 8 bytes). Read before every job and kept with its results, so that Report
 # can compare jobs that ran in the same placement.
-placement() {   # np rep test kind
+placement() {   # np rep test kind [size when: tcp-pairs reads each job's size before and after it]
   [ -x "$cpu_pair" ] || return 0
-  local ns
+  local ns when=${6:-before}
   ns=$("$cpu_pair" | awk '/line_ns/{print $4}')
-  echo "cpu pair before $3 $4 np=$1 rep $2: $ns ns" >> "$out/machine.txt"
-  echo "np=$1 rep=$2 RESULT pairline_$3 $4 0 $ns" >> "$out/raw.txt"
+  echo "cpu pair $when $3 $4 ${5:+$5 }np=$1 rep $2: $ns ns" >> "$out/machine.txt"
+  if [ "$when" = before ]; then echo "np=$1 rep=$2 RESULT pairline_$3 $4 ${5:-0} $ns" >> "$out/raw.txt"
+  else echo "np=$1 rep=$2 RESULT pairafter_$3 $4 ${5:-0} $ns" >> "$out/raw.txt"; fi
 }
 
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "mode: $mode ($tests, REPS=$reps)"; echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
@@ -330,8 +331,9 @@ placement() {   # np rep test kind
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/machine.txt"
 
 if [ "$pairs" = 1 ]; then
-  # Round r of size s: the three jobs back to back, each preceded by its placement reading, all
-  # recorded as repetition r so that Report pairs them. The order turns each round, so no kind
+  # Round r of size s: the three jobs back to back, each with a placement reading before and
+  # after it, all recorded as repetition r so that Report pairs them (and can keep the rounds
+  # whose jobs all stayed in one placement). The order turns each round, so no kind
   # always runs first or right after the raw job.
   orders=("raw array direct" "array direct raw" "direct raw array")
   min=${MIN:-65536}
@@ -339,9 +341,10 @@ if [ "$pairs" = 1 ]; then
     for ((size = min; size <= bw_max; size *= 2)); do
       echo "== round $rep: bw $size" >&2
       for kind in ${orders[$(( (rep - 1) % 3 ))]}; do
-        placement 2 "$rep" bw "$kind"
+        placement 2 "$rep" bw "$kind" "$size" before
         if [ "$kind" = raw ]; then "$tcp_raw" "$size" "$size" | record 2 "$rep"
         else run_java 2 bw "$kind" "$size" | record 2 "$rep"; fi
+        placement 2 "$rep" bw "$kind" "$size" after
       done
     done
   done

@@ -2,11 +2,18 @@
  * as the OSU-style 'bw' test (a window of messages, then a 4-byte acknowledgement), with plain
  * blocking sockets and TCP_NODELAY, between a parent and a forked child on 127.0.0.1.
  *
- *   tcp_raw [maxBytes [minBytes]]   prints "RESULT bw raw <bytes> <MB/s>" for minBytes (1) .. maxBytes
+ *   tcp_raw [maxBytes [minBytes [polling]]]
+ *       prints "RESULT bw raw <bytes> <MB/s>" for minBytes (1) .. maxBytes; with "polling", the
+ *       sockets are non-blocking and both sides retry at once when a call would block, as the
+ *       fabric's TCP transport and Open MPI's TCP BTL poll ("RESULT bw raw-polling ..."). On a
+ *       guest whose two vCPUs sometimes sit in different core complexes, polling loses about half
+ *       its bandwidth there while blocking does not (docs/performance.md, thirty-ninth session).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +30,12 @@ static void die(const char *what) {
     exit(1);
 }
 
+static int polling;
+
 static void full_write(int fd, const char *p, size_t n) {
     while (n > 0) {
         ssize_t k = write(fd, p, n);
+        if (k < 0 && polling && errno == EAGAIN) continue;
         if (k <= 0) die("write");
         p += k;
         n -= (size_t)k;
@@ -35,6 +45,7 @@ static void full_write(int fd, const char *p, size_t n) {
 static void full_read(int fd, char *p, size_t n) {
     while (n > 0) {
         ssize_t k = read(fd, p, n);
+        if (k < 0 && polling && errno == EAGAIN) continue;
         if (k <= 0) die("read");
         p += k;
         n -= (size_t)k;
@@ -80,7 +91,7 @@ static void run(int fd, int sender, long min, long max) {
             }
             mbps = (double)size * WINDOW * n / (now() - t0) / 1e6;
         }
-        if (sender) printf("RESULT bw raw %ld %.4f\n", size, mbps);
+        if (sender) printf("RESULT bw %s %ld %.4f\n", polling ? "raw-polling" : "raw", size, mbps);
         fflush(stdout);
         for (int w = 0; w < WINDOW; w++) free(bufs[w]);
     }
@@ -90,6 +101,7 @@ int main(int argc, char **argv) {
     long max = argc > 1 ? atol(argv[1]) : 16L << 20;
     long min = argc > 2 ? atol(argv[2]) : 1; /* one size alone: tcp_raw S S (bench/run.sh tcp-pairs) */
     if (min < 1) min = 1;
+    polling = argc > 3 && strcmp(argv[3], "polling") == 0;
     int one = 1;
     int listener = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in addr;
@@ -106,12 +118,14 @@ int main(int argc, char **argv) {
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) die("connect");
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (polling) fcntl(fd, F_SETFL, O_NONBLOCK);
         run(fd, 0, min, max);
         _exit(0);
     }
     int fd = accept(listener, NULL, NULL);
     if (fd < 0) die("accept");
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (polling) fcntl(fd, F_SETFL, O_NONBLOCK);
     run(fd, 1, min, max);
     int status;
     waitpid(child, &status, 0);

@@ -161,38 +161,75 @@ public final class Report {
     /**
      * bench/run.sh tcp-pairs: the TCP point-to-point target (issue 12, item 3: bandwidth ≥ 0.9×
      * raw loopback TCP from 64 KiB) from rounds of adjacent one-size jobs. Per size: the medians
-     * of raw TCP, arrays and direct buffers, then the median and range of the per-round ratios
-     * (each Java job / the raw job of its round), which carry the ✓/✗; and how many raw jobs ran
-     * in the slow state (under half the fastest raw job of that size), which says how much of the
-     * run the machine spent there.
+     * of raw TCP, arrays and direct buffers; the median [range] of the per-round ratios (each
+     * Java job / the raw job of its round); the same over the rounds in which both jobs stayed
+     * in one placement of the vCPUs (every cpu_pair reading before and after the two jobs on the
+     * same side of {@link #FAST_LINE_NS}), which compares like with like: TCP over loopback runs
+     * about twice as fast with the vCPUs in one core complex as in two, for raw TCP and the
+     * fabric alike (docs/performance.md, thirty-ninth session). Last, how many raw jobs ran at
+     * under half the fastest raw job of that size.
      */
     private static void tcpPairs(StringBuilder md) {
         TreeSet<Long> sizes = sizes("2", "bw", "raw", Long.MAX_VALUE);
         md.append("Backend: fabric-tcp, one size per job, in rounds of adjacent jobs (raw TCP, Java arrays, Java direct).\n");
         md.append("\n### bw, np 2, adjacent jobs: MB/s medians, and the median [min–max] of the per-round ratios ")
-                .append("Java / raw TCP of the same round; target ≥ 0.9 from 64 KiB\n\n");
-        md.append("| bytes | raw TCP | Java array | Java direct | array / raw, per round | direct / raw, per round | ")
-                .append("rounds | raw jobs in the slow state |\n|---:|---:|---:|---:|---|---|---:|---:|\n");
+                .append("Java / raw TCP of the same round, over all rounds and over the rounds whose two jobs stayed in one ")
+                .append("placement; target ≥ 0.9 from 64 KiB\n\n");
+        md.append("| bytes | raw TCP | Java array | Java direct | array / raw | direct / raw | array / raw, one placement | ")
+                .append("direct / raw, one placement | rounds | raw jobs under half the fastest |\n")
+                .append("|---:|---:|---:|---:|---|---|---|---|---:|---:|\n");
         for (long size : sizes) {
-            String ref = "2 bw raw " + size;
-            List<Double> raw = VALUES.get(ref);
+            List<Double> raw = VALUES.get("2 bw raw " + size);
             StringBuilder row = new StringBuilder(fmt("| %d | %.0f", size, median(raw)));
             for (String kind : new String[] {"array", "direct"}) {
                 List<Double> v = VALUES.get("2 bw " + kind + " " + size);
                 row.append(" | ").append(v == null ? "" : fmt("%.0f", median(v)));
             }
             int rounds = 0;
-            for (String kind : new String[] {"array", "direct"}) {
-                List<Double> r = ratios("2 bw " + kind + " " + size, ref);
-                rounds = Math.max(rounds, r.size());
-                row.append(" | ").append(r.isEmpty() ? "" : fmt("%.2f [%.2f–%.2f]", median(r), Collections.min(r),
-                        Collections.max(r)) + (size >= 65536 ? Targets.ok(median(r) >= 0.9) : ""));
+            for (boolean samePlacement : new boolean[] {false, true}) {
+                for (String kind : new String[] {"array", "direct"}) {
+                    List<Double> r = roundRatios(kind, size, samePlacement);
+                    if (!samePlacement) rounds = Math.max(rounds, r.size());
+                    row.append(" | ").append(r.isEmpty() ? "" : fmt("%.2f [%.2f–%.2f]", median(r), Collections.min(r),
+                            Collections.max(r)) + (size >= 65536 ? Targets.ok(median(r) >= 0.9) : "")
+                            + (samePlacement ? " (" + r.size() + ")" : ""));
+                }
             }
             double fastest = Collections.max(raw);
             long slow = raw.stream().filter(x -> x < fastest / 2).count();
             md.append(row).append(" | ").append(rounds).append(" | ").append(slow).append(" of ").append(raw.size())
                     .append(" |\n");
         }
+    }
+
+    /**
+     * Java / raw TCP per round of tcp-pairs at one size; with {@code samePlacement}, only the
+     * rounds in which every placement reading around the two jobs fell on one side.
+     */
+    private static List<Double> roundRatios(String kind, long size, boolean samePlacement) {
+        List<Double> out = new ArrayList<>();
+        Map<Integer, Double> java = BY_REP.get("2 bw " + kind + " " + size), ref = BY_REP.get("2 bw raw " + size);
+        if (java == null || ref == null) return out;
+        for (Map.Entry<Integer, Double> e : java.entrySet()) {
+            int round = e.getKey();
+            Double r = ref.get(round);
+            if (r == null || r <= 0) continue;
+            if (samePlacement) {
+                Boolean a = placementOf(kind, size, round), b = placementOf("raw", size, round);
+                if (a == null || !a.equals(b)) continue;
+            }
+            out.add(e.getValue() / r);
+        }
+        return out;
+    }
+
+    /** True (fast) or false (slow) where a tcp-pairs job's readings before and after agree; else null. */
+    private static Boolean placementOf(String kind, long size, int round) {
+        Map<Integer, Double> before = BY_REP.get("2 pairline_bw " + kind + " " + size);
+        Map<Integer, Double> after = BY_REP.get("2 pairafter_bw " + kind + " " + size);
+        if (before == null || after == null || before.get(round) == null || after.get(round) == null) return null;
+        boolean fastBefore = before.get(round) < FAST_LINE_NS, fastAfter = after.get(round) < FAST_LINE_NS;
+        return fastBefore == fastAfter ? fastBefore : null;
     }
 
     /**
