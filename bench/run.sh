@@ -18,9 +18,11 @@
 #               and vs raw loopback TCP (bench/tcp_raw.c) for bandwidth
 #   tcp-pairs   the fabric's TCP bandwidth vs raw loopback TCP, one size per job, in rounds of
 #               adjacent jobs (raw TCP, Java arrays, Java direct, in an order that turns each
-#               round), from MIN to BW_MAX: the guest's TCP speed flips between two states for
-#               seconds at a time, C and raw TCP alike, so each Java job is compared with the raw
-#               job of its own round, seconds away, and Report gives the median of those ratios
+#               round), from MIN to BW_MAX. Loopback TCP runs at about half speed while the
+#               guest's two vCPUs sit in two core complexes, for raw TCP as much as for the
+#               fabric, and that placement flips within seconds: so each Java job is compared
+#               with the raw job of its own round, and cpu_pair is read before and after every
+#               job, so that Report can also keep the rounds whose jobs stayed in one placement
 #               (docs/performance.md, thirty-ninth session)
 #   small       fabric's latency and bw tests alone, to 64 bytes at np 2, 15 repetitions: issue
 #               12's small-message targets (8-byte latency and message rate). A shared guest can
