@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 
 /**
  * Turns the raw lines of bench/run.sh ({@code np=N rep=R RESULT test kind bytes value}) into
@@ -207,20 +208,11 @@ public final class Report {
      * rounds in which every placement reading around the two jobs fell on one side.
      */
     private static List<Double> roundRatios(String kind, long size, boolean samePlacement) {
-        List<Double> out = new ArrayList<>();
-        Map<Integer, Double> java = BY_REP.get("2 bw " + kind + " " + size), ref = BY_REP.get("2 bw raw " + size);
-        if (java == null || ref == null) return out;
-        for (Map.Entry<Integer, Double> e : java.entrySet()) {
-            int round = e.getKey();
-            Double r = ref.get(round);
-            if (r == null || r <= 0) continue;
-            if (samePlacement) {
-                Boolean a = placementOf(kind, size, round), b = placementOf("raw", size, round);
-                if (a == null || !a.equals(b)) continue;
-            }
-            out.add(e.getValue() / r);
-        }
-        return out;
+        return ratios("2 bw " + kind + " " + size, "2 bw raw " + size, round -> {
+            if (!samePlacement) return true;
+            Boolean a = placementOf(kind, size, round);
+            return a != null && a.equals(placementOf("raw", size, round));
+        });
     }
 
     /** True (fast) or false (slow) where a tcp-pairs job's readings before and after agree; else null. */
@@ -300,12 +292,17 @@ public final class Report {
 
     /** Java / reference for each repetition that has both. */
     private static List<Double> ratios(String javaKey, String refKey) {
+        return ratios(javaKey, refKey, rep -> true);
+    }
+
+    /** Java / reference for each repetition that has both and that {@code keep} accepts. */
+    private static List<Double> ratios(String javaKey, String refKey, IntPredicate keep) {
         List<Double> out = new ArrayList<>();
         Map<Integer, Double> java = BY_REP.get(javaKey), ref = BY_REP.get(refKey);
         if (java == null || ref == null) return out;
         for (Map.Entry<Integer, Double> e : java.entrySet()) {
             Double r = ref.get(e.getKey());
-            if (r != null && r > 0) out.add(e.getValue() / r);
+            if (r != null && r > 0 && keep.test(e.getKey())) out.add(e.getValue() / r);
         }
         return out;
     }
