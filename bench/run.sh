@@ -49,7 +49,9 @@
 #               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets. Each Java
 #               job runs without the warm start (MPI4J_WARMUP=0) and again with it
 #               (MPI4J_WARMUP=1, what mpi4jrun does by default where ranks have a core each;
-#               WARM=0: not)
+#               WARM=0: not). Every ping-pong job is followed by a C one and read with cpu_pair
+#               before and after, so the report also judges each Java job against C jobs of the
+#               same placement of the vCPUs
 #   overlap     non-blocking allreduce overlapped with a busy loop (osu_iallreduce style):
 #               pure, compute, overall time and overlap % at SIZES and every np in NPS; Overlap
 #               on the fabric and the MPI backend (also with MPI4J_ASYNC_PROGRESS=1), arrays and
@@ -217,16 +219,35 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   tagged() {   # impl np rep: keep the result lines, prefixed
     grep -E '^(COLD|OVERLAP) ' | sed "s/^/impl=$1 np=$2 rep=$3 /" >> "$out/raw.txt"
   }
+  # coldstart's ping-pong jobs: each between two readings of the vCPUs' placement (cpu_pair), and
+  # a C job after every Java one, so that ColdStartReport can hold each Java job against C jobs
+  # of the same placement. A job's rep is "rep.job" (job counts within the rep).
+  place_cold() {   # impl rep.job before|after
+    [ -x "$cpu_pair" ] || return 0
+    echo "impl=$1 np=2 rep=$2 PLACE $3 $("$cpu_pair" | awk '/line_ns/{print $4}')" >> "$out/raw.txt"
+  }
+  pingpong() {   # impl command...: one ping-pong job and its placement readings
+    local impl=$1 id
+    shift
+    job=$((job + 1)); id="$rep.$job"
+    place_cold "$impl" "$id" before
+    "$@" | tagged "$impl" 2 "$id"
+    place_cold "$impl" "$id" after
+  }
+  c_pingpong=("${mpirun_[@]}" -np 2 "$twin" lat "$rounds" "$per")
   for rep in $(seq 1 "$reps"); do
     if [ "$mode" = coldstart ]; then
       echo "== rep $rep: ping-pong np=2" >&2
-      "${mpirun_[@]}" -np 2 "$twin" lat "$rounds" "$per" | tagged c 2 "$rep"
+      job=0
+      pingpong c "${c_pingpong[@]}"
       for kind in array direct; do
         for warm in $warms; do
-          MPI4J_WARMUP=$warm launch/mpi4jrun -np 2 "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" \
-            "$rounds" "$per" | tagged "fabric${suffix[$warm]}" 2 "$rep"
-          MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart \
-            lat "$kind" "$rounds" "$per" | tagged "mpi${suffix[$warm]}" 2 "$rep"
+          pingpong "fabric${suffix[$warm]}" env MPI4J_WARMUP="$warm" launch/mpi4jrun -np 2 "${cold_opts[@]}" \
+            io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per"
+          pingpong c "${c_pingpong[@]}"
+          pingpong "mpi${suffix[$warm]}" env MPI4J_WARMUP="$warm" "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java \
+            "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per"
+          pingpong c "${c_pingpong[@]}"
         done
       done
     fi

@@ -51,18 +51,58 @@ public final class ColdStartReport {
     /** "test np impl kind" -> index (round or call) -> values over repetitions. */
     final Map<String, TreeMap<Integer, Point>> data = new TreeMap<>();
 
+    /**
+     * One ping-pong job (np 2) with the placement of the vCPUs read just before and after it
+     * ({@code impl=I np=2 rep=R PLACE before|after ns}, bench/cpu_pair.c).
+     */
+    static final class Job {
+        String kind;
+        final TreeMap<Integer, double[]> rounds = new TreeMap<>();   // round -> {average µs, stall µs}
+        double before = Double.NaN, after = Double.NaN;
+
+        /** True (one core complex) or false (two) where both readings agree; else null. */
+        Boolean fast() {
+            if (Double.isNaN(before) || Double.isNaN(after)) return null;
+            boolean b = before < Report.FAST_LINE_NS, a = after < Report.FAST_LINE_NS;
+            return a == b ? b : null;
+        }
+
+        double mean() {
+            double sum = 0;
+            for (double[] r : rounds.values()) sum += r[0];
+            return sum / rounds.size();
+        }
+    }
+
+    /** "impl rep" -> ping-pong job, in the order of the raw lines. */
+    final Map<String, Job> jobs = new LinkedHashMap<>();
+
     static ColdStartReport parse(List<String> lines) {
         ColdStartReport r = new ColdStartReport();
         for (String line : lines) {
             String[] f = line.trim().split("\\s+");
-            // impl=I np=N rep=R COLD test kind index a [b]
-            if (f.length < 8 || !f[3].equals("COLD") || !f[0].startsWith("impl=") || !f[1].startsWith("np=")) continue;
+            // impl=I np=N rep=R COLD test kind index a [b], or impl=I np=2 rep=R PLACE when ns
+            if (f.length < 6 || !f[0].startsWith("impl=") || !f[1].startsWith("np=") || !f[2].startsWith("rep=")) continue;
+            String job = f[0].substring(5) + " " + f[2].substring(4);
             try {
+                if (f[3].equals("PLACE")) {
+                    Job j = r.jobs.computeIfAbsent(job, k -> new Job());
+                    if (f[4].equals("before")) j.before = Double.parseDouble(f[5]);
+                    else if (f[4].equals("after")) j.after = Double.parseDouble(f[5]);
+                    continue;
+                }
+                if (f.length < 8 || !f[3].equals("COLD")) continue;
                 String key = f[4] + " " + f[1].substring(3) + " " + f[0].substring(5) + " " + f[5];
-                Point p = r.data.computeIfAbsent(key, k -> new TreeMap<>())
-                        .computeIfAbsent(Integer.parseInt(f[6]), k -> new Point());
-                p.a.add(Double.parseDouble(f[7]));
-                if (f.length > 8) p.b.add(Double.parseDouble(f[8]));
+                int index = Integer.parseInt(f[6]);
+                double a = Double.parseDouble(f[7]), b = f.length > 8 ? Double.parseDouble(f[8]) : Double.NaN;
+                Point p = r.data.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(index, k -> new Point());
+                p.a.add(a);
+                if (f.length > 8) p.b.add(b);
+                if (f[4].equals("lat") && f[1].equals("np=2")) {
+                    Job j = r.jobs.computeIfAbsent(job, k -> new Job());
+                    j.kind = f[5];
+                    j.rounds.put(index, new double[] {a, b});
+                }
             } catch (NumberFormatException e) {
                 // not one of ours
             }
@@ -102,6 +142,7 @@ public final class ColdStartReport {
     String markdown(int cores) {
         StringBuilder md = new StringBuilder();
         for (String np : nps("lat")) latencyTable(md, np, cores);
+        placementTable(md);
         for (String np : nps("allreduce")) allreduceTable(md, np);
         return md.toString();
     }
@@ -175,6 +216,87 @@ public final class ColdStartReport {
         if (Integer.parseInt(np) > cores) {
             md.append("\n(").append(np).append(" ranks on ").append(cores)
                     .append(" cores: the 1 ms stall target assumes ranks ≤ cores.)\n");
+        }
+    }
+
+    /** The ping-pong jobs of one series ("impl kind") in one placement, with their rounds. */
+    private List<Job> jobsOf(String series, boolean fast) {
+        List<Job> out = new ArrayList<>();
+        for (Map.Entry<String, Job> e : jobs.entrySet()) {
+            Job j = e.getValue();
+            String impl = e.getKey().substring(0, e.getKey().indexOf(' '));
+            if ((impl + " " + j.kind).equals(series) && !j.rounds.isEmpty() && Boolean.valueOf(fast).equals(j.fast())) {
+                out.add(j);
+            }
+        }
+        return out;
+    }
+
+    /** C's reference in one placement: the median of the per-job means of the C jobs in it. */
+    double cAverage(boolean fast) {
+        List<Double> means = new ArrayList<>();
+        for (Job j : jobsOf("c c", fast)) means.add(j.mean());
+        return means.isEmpty() ? Double.NaN : median(means);
+    }
+
+    /**
+     * Item 1b's ping-pong target where like is compared with like: each series' jobs in one
+     * placement of the two vCPUs (both readings agree) against C's jobs in the same placement.
+     * C's 8-byte latency is about 2.3 times as long with the vCPUs apart, so a Java job that
+     * drew that placement next to C jobs that did not would miss by the machine, not by itself.
+     */
+    private void placementTable(StringBuilder md) {
+        boolean any = false;
+        for (Job j : jobs.values()) any |= !Double.isNaN(j.before);
+        if (!any) return;
+        md.append("\n### Cold start: 8-byte ping-pong, np 2, by placement of the two vCPUs\n\n")
+                .append("Jobs whose cpu_pair readings before and after agree (a cache line's one-way time under ")
+                .append(fmt("%.0f", Report.FAST_LINE_NS)).append(" ns: one core complex, else two). Per round, the median ")
+                .append("over the series' jobs in that placement, against C's jobs in the same placement (the median of ")
+                .append("their means).\n\n");
+        md.append("| series | placement | jobs | C, µs (jobs) | rounds over 2× C | worst round ÷ C | largest stall, µs | target |\n");
+        md.append("|---|---|---:|---:|---|---:|---:|---|\n");
+        for (String[] s : SERIES) {
+            if (s[0].equals("c c")) continue;
+            for (boolean fast : new boolean[] {true, false}) {
+                List<Job> js = jobsOf(s[0], fast);
+                if (js.isEmpty()) continue;
+                double ref = cAverage(fast);
+                TreeMap<Integer, List<Double>> perRound = new TreeMap<>();
+                double stall = 0;
+                for (Job j : js) {
+                    for (Map.Entry<Integer, double[]> e : j.rounds.entrySet()) {
+                        perRound.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()[0]);
+                        if (!Double.isNaN(e.getValue()[1])) stall = Math.max(stall, e.getValue()[1]);
+                    }
+                }
+                List<String> over = new ArrayList<>();
+                double worst = 0;
+                for (Map.Entry<Integer, List<Double>> e : perRound.entrySet()) {
+                    double ratio = median(e.getValue()) / ref;
+                    worst = Math.max(worst, ratio);
+                    if (ratio > LAT_FACTOR) over.add(String.valueOf(e.getKey()));
+                }
+                md.append("| ").append(s[1]).append(" | ").append(fast ? "one" : "two").append(" | ").append(js.size());
+                if (Double.isNaN(ref)) {
+                    md.append(" | no C job | | | ").append(fmt("%.1f", stall)).append(" | ≤ 1 ms")
+                            .append(stall <= STALL_LIMIT_US ? " ✓" : " ✗").append(" |\n");
+                    continue;
+                }
+                md.append(fmt(" | %.3f (%d) | ", ref, jobsOf("c c", fast).size()))
+                        .append(over.isEmpty() ? "none" : String.join(", ", over))
+                        .append(fmt(" | %.2f | %.1f | ", worst, stall))
+                        .append("≤ 2×C").append(over.isEmpty() ? " ✓" : " ✗")
+                        .append(", ≤ 1 ms").append(stall <= STALL_LIMIT_US ? " ✓" : " ✗").append(" |\n");
+            }
+        }
+        List<String> moved = new ArrayList<>();
+        for (Map.Entry<String, Job> e : jobs.entrySet()) {
+            if (!e.getValue().rounds.isEmpty() && e.getValue().fast() == null) moved.add(e.getKey());
+        }
+        if (!moved.isEmpty()) {
+            md.append("\nLeft out, the placement changed during the job or was not read: ")
+                    .append(String.join(", ", moved)).append(".\n");
         }
     }
 

@@ -229,7 +229,7 @@ public final class Report {
      * job) under which the job counts as run in the fast placement: 35-60 ns with the vCPUs in one
      * core complex, 200-245 ns in two, on the development guest.
      */
-    private static final double FAST_LINE_NS = 120;
+    static final double FAST_LINE_NS = 120;
 
     /**
      * Issue 12's small-message targets from the jobs of one placement only: the medians of C,

@@ -46,6 +46,54 @@ class ColdOverlapReportTest {
         assertTrue(r.markdown(1).contains("assumes ranks ≤ cores"));
     }
 
+    /** One ping-pong job's lines: its placement readings and rounds given as average, stall pairs. */
+    private static void job(List<String> raw, String impl, String rep, String kind, double before, double after,
+            double... rounds) {
+        String head = "impl=" + impl + " np=2 rep=" + rep + " ";
+        raw.add(head + "PLACE before " + before);
+        for (int i = 0; i < rounds.length; i += 2) {
+            raw.add(head + "COLD lat " + kind + " " + (i / 2 + 1) + " " + rounds[i] + " " + rounds[i + 1]);
+        }
+        raw.add(head + "PLACE after " + after);
+    }
+
+    @Test
+    void pingPongJobsAreJudgedAgainstCJobsOfTheirOwnPlacement() {
+        List<String> raw = new ArrayList<>();
+        // C: one core complex, job means 0.2 and 0.3 -> reference 0.25, limit 0.5; apart: 0.5, limit 1.0.
+        job(raw, "c", "1.1", "c", 30, 30, 0.2, 10, 0.2, 10);
+        job(raw, "c", "1.3", "c", 25, 28, 0.3, 10, 0.3, 10);
+        job(raw, "c", "2.1", "c", 170, 160, 0.5, 10, 0.5, 10);
+        job(raw, "c", "2.3", "c", 30, 170, 9.0, 10, 9.0, 10);   // moved: left out
+        // fabric, warm start, arrays: one complex, round 2 at 0.6 (2.4x) with a 1.2 ms stall ...
+        job(raw, "fabric-warm", "1.2", "array", 27, 29, 0.45, 100, 0.6, 1200);
+        // ... apart, 0.9 and 0.8 against 1.0: met, although 3.6x the fast C jobs
+        job(raw, "fabric-warm", "2.2", "array", 165, 171, 0.9, 50, 0.8, 60);
+        job(raw, "fabric-warm", "2.4", "array", 30, 170, 5.0, 50, 5.0, 60);   // moved: left out
+        // MPI backend, warm start, direct: two jobs in one complex, per-round medians 0.4 and 0.5: 1.6x and 2.0x
+        job(raw, "mpi-warm", "1.4", "direct", 30, 30, 0.3, 20, 0.4, 20);
+        job(raw, "mpi-warm", "1.5", "direct", 30, 30, 0.5, 20, 0.6, 20);
+        ColdStartReport r = ColdStartReport.parse(raw);
+        assertEquals(0.25, r.cAverage(true), 1e-12);
+        assertEquals(0.5, r.cAverage(false), 1e-12);
+        String md = r.markdown(2);
+        assertTrue(md.contains("| fabric, warm start, arrays | one | 1 | 0.250 (2) | 2 | 2.40 | 1200.0 | ≤ 2×C ✗, ≤ 1 ms ✗ |"), md);
+        assertTrue(md.contains("| fabric, warm start, arrays | two | 1 | 0.500 (1) | none | 1.80 | 60.0 | ≤ 2×C ✓, ≤ 1 ms ✓ |"), md);
+        assertTrue(md.contains("| MPI backend, warm start, direct | one | 2 | 0.250 (2) | none | 2.00 | 20.0 | ≤ 2×C ✓, ≤ 1 ms ✓ |"), md);
+        assertFalse(md.contains("| MPI backend, warm start, direct | two |"), "no job of that series apart: no row");
+        assertTrue(md.contains("Left out, the placement changed during the job or was not read: c 2.3, fabric-warm 2.4."), md);
+        // The per-round table still takes every job (the moved ones included): C's round 1 median of 0.2, 0.3, 0.5, 9.0.
+        assertTrue(md.contains("| 1 | 0.400 / 10.0 |"), md);
+    }
+
+    @Test
+    void placementTableOnlyWhereThePlacementWasRead() {
+        ColdStartReport r = ColdStartReport.parse(List.of("impl=c np=2 rep=1 COLD lat c 1 0.5 10",
+                "impl=fabric-warm np=2 rep=1 COLD lat array 1 0.7 300"));
+        assertFalse(r.markdown(2).contains("by placement"));
+        assertTrue(Double.isNaN(r.cAverage(true)));
+    }
+
     @Test
     void warmStartJobsAreTheirOwnColumnsAfterTheColdOnes() {
         List<String> raw = List.of("impl=c np=2 rep=1 COLD lat c 1 0.5 10",
