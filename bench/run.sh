@@ -219,60 +219,65 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   tagged() {   # impl np rep: keep the result lines, prefixed
     grep -E '^(COLD|OVERLAP) ' | sed "s/^/impl=$1 np=$2 rep=$3 /" >> "$out/raw.txt"
   }
-  # coldstart's ping-pong jobs: each between two readings of the vCPUs' placement (cpu_pair), and
-  # a C job after every Java one, so that ColdStartReport can hold each Java job against C jobs
-  # of the same placement. A job's rep is "rep.job" (job counts within the rep).
-  place_cold() {   # impl rep.job before|after
+  # coldstart's jobs: each between two readings of the vCPUs' placement (cpu_pair), and a C
+  # ping-pong after every Java one, so that ColdStartReport can hold each Java job against C jobs
+  # of the same placement and leave out jobs whose placement changed. A coldstart job's rep is
+  # "rep.job" (job counts within the rep); overlap's jobs keep the rep alone and are not read.
+  place_cold() {   # impl np rep.job before|after
     [ -x "$cpu_pair" ] || return 0
-    echo "impl=$1 np=2 rep=$2 PLACE $3 $("$cpu_pair" | awk '/line_ns/{print $4}')" >> "$out/raw.txt"
+    echo "impl=$1 np=$2 rep=$3 PLACE $4 $("$cpu_pair" | awk '/line_ns/{print $4}')" >> "$out/raw.txt"
   }
-  pingpong() {   # impl command...: one ping-pong job and its placement readings
-    local impl=$1 id
-    shift
-    job=$((job + 1)); id="$rep.$job"
-    place_cold "$impl" "$id" before
-    "$@" | tagged "$impl" 2 "$id"
-    place_cold "$impl" "$id" after
+  cold_job() {   # impl np command...: one job, its result lines tagged
+    local impl=$1 np=$2 id=$rep
+    shift 2
+    if [ "$mode" = coldstart ]; then
+      job=$((job + 1)); id="$rep.$job"
+      place_cold "$impl" "$np" "$id" before
+    fi
+    "$@" | tagged "$impl" "$np" "$id"
+    if [ "$mode" = coldstart ]; then place_cold "$impl" "$np" "$id" after; fi
   }
   c_pingpong=("${mpirun_[@]}" -np 2 "$twin" lat "$rounds" "$per")
   for rep in $(seq 1 "$reps"); do
+    job=0
     if [ "$mode" = coldstart ]; then
       echo "== rep $rep: ping-pong np=2" >&2
-      job=0
-      pingpong c "${c_pingpong[@]}"
+      cold_job c 2 "${c_pingpong[@]}"
       for kind in array direct; do
         for warm in $warms; do
-          pingpong "fabric${suffix[$warm]}" env MPI4J_WARMUP="$warm" launch/mpi4jrun -np 2 "${cold_opts[@]}" \
+          cold_job "fabric${suffix[$warm]}" 2 env MPI4J_WARMUP="$warm" launch/mpi4jrun -np 2 "${cold_opts[@]}" \
             io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per"
-          pingpong c "${c_pingpong[@]}"
-          pingpong "mpi${suffix[$warm]}" env MPI4J_WARMUP="$warm" "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java \
+          cold_job c 2 "${c_pingpong[@]}"
+          cold_job "mpi${suffix[$warm]}" 2 env MPI4J_WARMUP="$warm" "${mpirun_[@]}" -x MPI4J_WARMUP -np 2 java \
             "${cold_opts[@]}" io.github.mpi4j.bench.ColdStart lat "$kind" "$rounds" "$per"
-          pingpong c "${c_pingpong[@]}"
+          cold_job c 2 "${c_pingpong[@]}"
         done
       done
     fi
     for np in $nps; do
       echo "== rep $rep: $mode np=$np" >&2
       if [ "$mode" = coldstart ]; then
-        "${mpirun_[@]}" -np "$np" "$twin" allreduce "$calls" "$bytes" | tagged c "$np" "$rep"
+        cold_job c "$np" "${mpirun_[@]}" -np "$np" "$twin" allreduce "$calls" "$bytes"
         main=io.github.mpi4j.bench.ColdStart
       else
         main=io.github.mpi4j.bench.Overlap
       fi
       for compute in $computes; do
-        [ "$mode" = overlap ] && "${mpirun_[@]}" -np "$np" "$twin" "$sizes" "$iters" "$compute" | tagged c "$np" "$rep"
+        if [ "$mode" = overlap ]; then cold_job c "$np" "${mpirun_[@]}" -np "$np" "$twin" "$sizes" "$iters" "$compute"; fi
         for kind in array direct; do
           if [ "$mode" = coldstart ]; then args=(allreduce "$kind" "$calls" "$bytes")
           else args=("$kind" "$sizes" "$iters" "$compute"); fi
           for warm in $warms; do
-            MPI4J_WARMUP=$warm launch/mpi4jrun -np "$np" "${cold_opts[@]}" "$main" "${args[@]}" \
-              | tagged "fabric${suffix[$warm]}" "$np" "$rep"
-            MPI4J_WARMUP=$warm "${mpirun_[@]}" -x MPI4J_WARMUP -np "$np" java "${cold_opts[@]}" "$main" "${args[@]}" \
-              | tagged "mpi${suffix[$warm]}" "$np" "$rep"
+            cold_job "fabric${suffix[$warm]}" "$np" env MPI4J_WARMUP="$warm" launch/mpi4jrun -np "$np" \
+              "${cold_opts[@]}" "$main" "${args[@]}"
+            cold_job "mpi${suffix[$warm]}" "$np" env MPI4J_WARMUP="$warm" "${mpirun_[@]}" -x MPI4J_WARMUP -np "$np" \
+              java "${cold_opts[@]}" "$main" "${args[@]}"
           done
           # overlap: the MPI backend once more with its asynchronous progress (docs/collectives.md)
-          [ "$mode" = overlap ] && MPI4J_ASYNC_PROGRESS=1 "${mpirun_[@]}" -x MPI4J_ASYNC_PROGRESS -np "$np" java \
-            "${cold_opts[@]}" "$main" "${args[@]}" | tagged mpi-async "$np" "$rep"
+          if [ "$mode" = overlap ]; then
+            cold_job mpi-async "$np" env MPI4J_ASYNC_PROGRESS=1 "${mpirun_[@]}" -x MPI4J_ASYNC_PROGRESS -np "$np" java \
+              "${cold_opts[@]}" "$main" "${args[@]}"
+          fi
         done
       done
     done

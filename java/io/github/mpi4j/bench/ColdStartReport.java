@@ -52,12 +52,12 @@ public final class ColdStartReport {
     final Map<String, TreeMap<Integer, Point>> data = new TreeMap<>();
 
     /**
-     * One ping-pong job (np 2) with the placement of the vCPUs read just before and after it
-     * ({@code impl=I np=2 rep=R PLACE before|after ns}, bench/cpu_pair.c).
+     * One job with the placement of the vCPUs read just before and after it
+     * ({@code impl=I np=N rep=R PLACE before|after ns}, bench/cpu_pair.c).
      */
     static final class Job {
-        String kind;
-        final TreeMap<Integer, double[]> rounds = new TreeMap<>();   // round -> {average µs, stall µs}
+        String test, np, kind;
+        final TreeMap<Integer, double[]> rounds = new TreeMap<>();   // round or call -> {µs, stall µs} or {ms, bytes}
         double before = Double.NaN, after = Double.NaN;
 
         /** True (one core complex) or false (two) where both readings agree; else null. */
@@ -74,7 +74,7 @@ public final class ColdStartReport {
         }
     }
 
-    /** "impl rep" -> ping-pong job, in the order of the raw lines. */
+    /** "impl rep" -> job, in the order of the raw lines. */
     final Map<String, Job> jobs = new LinkedHashMap<>();
 
     static ColdStartReport parse(List<String> lines) {
@@ -98,11 +98,11 @@ public final class ColdStartReport {
                 Point p = r.data.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(index, k -> new Point());
                 p.a.add(a);
                 if (f.length > 8) p.b.add(b);
-                if (f[4].equals("lat") && f[1].equals("np=2")) {
-                    Job j = r.jobs.computeIfAbsent(job, k -> new Job());
-                    j.kind = f[5];
-                    j.rounds.put(index, new double[] {a, b});
-                }
+                Job j = r.jobs.computeIfAbsent(job, k -> new Job());
+                j.test = f[4];
+                j.np = f[1].substring(3);
+                j.kind = f[5];
+                j.rounds.put(index, new double[] {a, b});
             } catch (NumberFormatException e) {
                 // not one of ours
             }
@@ -144,6 +144,7 @@ public final class ColdStartReport {
         for (String np : nps("lat")) latencyTable(md, np, cores);
         placementTable(md);
         for (String np : nps("allreduce")) allreduceTable(md, np);
+        allreducePlacementTable(md);
         return md.toString();
     }
 
@@ -219,24 +220,51 @@ public final class ColdStartReport {
         }
     }
 
-    /** The ping-pong jobs of one series ("impl kind") in one placement, with their rounds. */
-    private List<Job> jobsOf(String series, boolean fast) {
+    /** The jobs of one test, np and series ("impl kind") in one placement. */
+    private List<Job> jobsOf(String test, String np, String series, boolean fast) {
         List<Job> out = new ArrayList<>();
         for (Map.Entry<String, Job> e : jobs.entrySet()) {
             Job j = e.getValue();
             String impl = e.getKey().substring(0, e.getKey().indexOf(' '));
-            if ((impl + " " + j.kind).equals(series) && !j.rounds.isEmpty() && Boolean.valueOf(fast).equals(j.fast())) {
+            if (test.equals(j.test) && np.equals(j.np) && (impl + " " + j.kind).equals(series)
+                    && Boolean.valueOf(fast).equals(j.fast())) {
                 out.add(j);
             }
         }
         return out;
     }
 
-    /** C's reference in one placement: the median of the per-job means of the C jobs in it. */
+    /** C's ping-pong reference in one placement: the median of the per-job means of the C jobs in it. */
     double cAverage(boolean fast) {
         List<Double> means = new ArrayList<>();
-        for (Job j : jobsOf("c c", fast)) means.add(j.mean());
+        for (Job j : jobsOf("lat", "2", "c c", fast)) means.add(j.mean());
         return means.isEmpty() ? Double.NaN : median(means);
+    }
+
+    /** Per index (round or call), the values of these jobs. */
+    private static TreeMap<Integer, List<Double>> byIndex(List<Job> js) {
+        TreeMap<Integer, List<Double>> out = new TreeMap<>();
+        for (Job j : js) {
+            for (Map.Entry<Integer, double[]> e : j.rounds.entrySet()) {
+                out.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()[0]);
+            }
+        }
+        return out;
+    }
+
+    /** Jobs whose placement changed or was not read, as "impl rep", where any placement was read. */
+    private List<String> unplaced(String test) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Job> e : jobs.entrySet()) {
+            if (test.equals(e.getValue().test) && e.getValue().fast() == null) out.add(e.getKey());
+        }
+        return out;
+    }
+
+    /** Whether any job of this test had its placement read. */
+    private boolean placementRead(String test) {
+        for (Job j : jobs.values()) if (test.equals(j.test) && !Double.isNaN(j.before)) return true;
+        return false;
     }
 
     /**
@@ -246,9 +274,7 @@ public final class ColdStartReport {
      * drew that placement next to C jobs that did not would miss by the machine, not by itself.
      */
     private void placementTable(StringBuilder md) {
-        boolean any = false;
-        for (Job j : jobs.values()) any |= !Double.isNaN(j.before);
-        if (!any) return;
+        if (!placementRead("lat")) return;
         md.append("\n### Cold start: 8-byte ping-pong, np 2, by placement of the two vCPUs\n\n")
                 .append("Jobs whose cpu_pair readings before and after agree (a cache line's one-way time under ")
                 .append(fmt("%.0f", Report.FAST_LINE_NS)).append(" ns: one core complex, else two). Per round, the median ")
@@ -259,16 +285,13 @@ public final class ColdStartReport {
         for (String[] s : SERIES) {
             if (s[0].equals("c c")) continue;
             for (boolean fast : new boolean[] {true, false}) {
-                List<Job> js = jobsOf(s[0], fast);
+                List<Job> js = jobsOf("lat", "2", s[0], fast);
                 if (js.isEmpty()) continue;
                 double ref = cAverage(fast);
-                TreeMap<Integer, List<Double>> perRound = new TreeMap<>();
+                TreeMap<Integer, List<Double>> perRound = byIndex(js);
                 double stall = 0;
                 for (Job j : js) {
-                    for (Map.Entry<Integer, double[]> e : j.rounds.entrySet()) {
-                        perRound.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()[0]);
-                        if (!Double.isNaN(e.getValue()[1])) stall = Math.max(stall, e.getValue()[1]);
-                    }
+                    for (double[] v : j.rounds.values()) if (!Double.isNaN(v[1])) stall = Math.max(stall, v[1]);
                 }
                 List<String> over = new ArrayList<>();
                 double worst = 0;
@@ -283,21 +306,54 @@ public final class ColdStartReport {
                             .append(stall <= STALL_LIMIT_US ? " ✓" : " ✗").append(" |\n");
                     continue;
                 }
-                md.append(fmt(" | %.3f (%d) | ", ref, jobsOf("c c", fast).size()))
+                md.append(fmt(" | %.3f (%d) | ", ref, jobsOf("lat", "2", "c c", fast).size()))
                         .append(over.isEmpty() ? "none" : String.join(", ", over))
                         .append(fmt(" | %.2f | %.1f | ", worst, stall))
                         .append("≤ 2×C").append(over.isEmpty() ? " ✓" : " ✗")
                         .append(", ≤ 1 ms").append(stall <= STALL_LIMIT_US ? " ✓" : " ✗").append(" |\n");
             }
         }
-        List<String> moved = new ArrayList<>();
-        for (Map.Entry<String, Job> e : jobs.entrySet()) {
-            if (!e.getValue().rounds.isEmpty() && e.getValue().fast() == null) moved.add(e.getKey());
-        }
+        leftOut(md, "lat");
+    }
+
+    private void leftOut(StringBuilder md, String test) {
+        List<String> moved = unplaced(test);
         if (!moved.isEmpty()) {
             md.append("\nLeft out, the placement changed during the job or was not read: ")
                     .append(String.join(", ", moved)).append(".\n");
         }
+    }
+
+    /**
+     * Item 1b's allreduce target per placement: a 16 MiB allreduce through the fabric's
+     * shared-memory slots takes about three times as long with the vCPUs apart (C's does not
+     * change), so a job whose placement flips between its calls shows a step that is the
+     * machine's. Per np, series and placement, over the jobs whose two readings agree: the
+     * per-call median, its steady state (median of the last half) and the worst call from the
+     * third on ÷ that.
+     */
+    private void allreducePlacementTable(StringBuilder md) {
+        if (!placementRead("allreduce")) return;
+        md.append("\n### Cold start: successive allreduces by placement of the two vCPUs\n\n")
+                .append("Jobs whose cpu_pair readings before and after agree; per call the median over those jobs.\n\n");
+        md.append("| np | series | placement | jobs | steady, ms | worst from call 3 ÷ steady | target |\n");
+        md.append("|---:|---|---|---:|---:|---:|---|\n");
+        for (String np : nps("allreduce")) {
+            for (String[] s : SERIES) {
+                for (boolean fast : new boolean[] {true, false}) {
+                    List<Job> js = jobsOf("allreduce", np, s[0], fast);
+                    if (js.isEmpty()) continue;
+                    List<Double> meds = new ArrayList<>();
+                    for (List<Double> v : byIndex(js).values()) meds.add(median(v));
+                    double steady = median(meds.subList(meds.size() / 2, meds.size())), worst = 0;
+                    for (int i = 2; i < meds.size(); i++) worst = Math.max(worst, meds.get(i) / steady);
+                    md.append("| ").append(np).append(" | ").append(s[1]).append(" | ").append(fast ? "one" : "two")
+                            .append(" | ").append(js.size()).append(fmt(" | %.2f | %.2f | ", steady, worst))
+                            .append(s[0].equals("c c") ? "" : worst <= ALLREDUCE_FACTOR ? "✓" : "✗").append(" |\n");
+                }
+            }
+        }
+        leftOut(md, "allreduce");
     }
 
     private void allreduceTable(StringBuilder md, String np) {

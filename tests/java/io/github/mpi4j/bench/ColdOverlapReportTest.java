@@ -86,6 +86,36 @@ class ColdOverlapReportTest {
         assertTrue(md.contains("| 1 | 0.400 / 10.0 |"), md);
     }
 
+    /** One allreduce job's lines: placement readings and its calls' times in ms. */
+    private static void allreduceJob(List<String> raw, String impl, String rep, double before, double after,
+            double... calls) {
+        String head = "impl=" + impl + " np=2 rep=" + rep + " ";
+        raw.add(head + "PLACE before " + before);
+        for (int i = 0; i < calls.length; i++) {
+            raw.add(head + "COLD allreduce " + (impl.equals("c") ? "c" : "array") + " " + (i + 1) + " " + calls[i] + " 16777216");
+        }
+        raw.add(head + "PLACE after " + after);
+    }
+
+    @Test
+    void allreduceJobsAreJudgedWithinTheirPlacement() {
+        List<String> raw = new ArrayList<>();
+        allreduceJob(raw, "c", "1.1", 30, 30, 9, 8, 8, 8);
+        // Two jobs in one core complex: per-call medians 10, 5, 6, 5 -> steady 5.5, worst from call 3 6/5.5.
+        allreduceJob(raw, "fabric-warm", "1.2", 30, 28, 10, 5, 4, 4);
+        allreduceJob(raw, "fabric-warm", "1.4", 27, 29, 10, 5, 8, 6);
+        // Apart: 30, 12, 18, 12 -> steady 15, worst 18/15.
+        allreduceJob(raw, "fabric-warm", "1.5", 160, 170, 30, 12, 18, 12);
+        // Flipped during the job: left out (in the per-call table it still counts).
+        allreduceJob(raw, "fabric-warm", "1.3", 30, 165, 12, 12, 12, 4);
+        String md = ColdStartReport.parse(raw).markdown(2);
+        assertTrue(md.contains("| 2 | C | one | 1 | 8.00 | 1.00 |  |"), md);
+        assertTrue(md.contains("| 2 | fabric, warm start, arrays | one | 2 | 5.50 | 1.09 | ✓ |"), md);
+        assertTrue(md.contains("| 2 | fabric, warm start, arrays | two | 1 | 15.00 | 1.20 | ✓ |"), md);
+        assertTrue(md.contains("Left out, the placement changed during the job or was not read: fabric-warm 1.3."), md);
+        assertFalse(md.contains("8-byte ping-pong, np 2, by placement"), "no ping-pong jobs: no ping-pong placement table");
+    }
+
     @Test
     void placementTableOnlyWhereThePlacementWasRead() {
         ColdStartReport r = ColdStartReport.parse(List.of("impl=c np=2 rep=1 COLD lat c 1 0.5 10",
