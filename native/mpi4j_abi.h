@@ -13,7 +13,7 @@
 
 #include "io_github_mpi4j_nativeload_NativeAbi.h"
 
-#define MPI4J_ABI_VERSION 6
+#define MPI4J_ABI_VERSION 7
 
 _Static_assert(MPI4J_ABI_VERSION == io_github_mpi4j_nativeload_NativeAbi_VERSION,
                "bump MPI4J_ABI_VERSION (native/mpi4j_abi.h) and NativeAbi.VERSION together");

@@ -30,7 +30,7 @@ public final class NativeCopy {
         if (n >= NATIVE_FROM && HostViews.available() && dst.isDirect() && src.isDirect() && !dst.isReadOnly()) {
             check(dstAt, n, dst.capacity(), "destination");
             check(srcAt, n, src.capacity(), "source");
-            buffers0(dst, dstAt, src, srcAt, n);
+            buffers0(dst, dstAt, src, srcAt, n, false);
         } else {
             dst.put(dstAt, src, srcAt, n);
         }
@@ -43,6 +43,15 @@ public final class NativeCopy {
      * does not apply; the caller then copies in Java.
      */
     static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes) {
+        return tryCopy(b, off, bytes, at, n, toBytes, false);
+    }
+
+    /**
+     * As {@link #tryCopy(Buf, long, ByteBuffer, int, int, boolean)}; with {@code streaming}, a
+     * copy into {@code bytes} uses non-temporal stores where the CPU has them, for memory that
+     * another process reads next ({@link BufAccess#getShared}).
+     */
+    static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes, boolean streaming) {
         if (n < NATIVE_FROM || !HostViews.available() || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) {
             return false;
         }
@@ -55,13 +64,13 @@ public final class NativeCopy {
             Buffer other = (Buffer) base;
             if (!other.isDirect() || (!toBytes && other.isReadOnly()) || !nativeOrder(other)) return false;
             check(first, n, (long) other.capacity() * k.bytes, "buffer");
-            if (toBytes) buffers0(bytes, at, other, first, n);
-            else buffers0(other, first, bytes, at, n);
+            if (toBytes) buffers0(bytes, at, other, first, n, streaming);
+            else buffers0(other, first, bytes, at, n, false);
             return true;
         }
         if (base == null || !base.getClass().isArray()) return false;
         check(first, n, (long) java.lang.reflect.Array.getLength(base) * k.bytes, "array");
-        array0(base, first, bytes, at, n, toBytes);
+        array0(base, first, bytes, at, n, toBytes, toBytes && streaming);
         return true;
     }
 
@@ -90,10 +99,10 @@ public final class NativeCopy {
         }
     }
 
-    /** memcpy between two direct buffers (byte offsets from each one's element 0). */
-    private static native void buffers0(Buffer dst, long dstAt, Buffer src, long srcAt, long n);
+    /** memcpy between two direct buffers (byte offsets from each one's element 0); streaming: non-temporal stores. */
+    private static native void buffers0(Buffer dst, long dstAt, Buffer src, long srcAt, long n, boolean streaming);
 
-    /** memcpy between a primitive array (pinned for the copy) and a direct buffer. */
+    /** memcpy between a primitive array (pinned for the copy) and a direct buffer; streaming: as buffers0, into the buffer. */
     private static native void array0(Object array, long arrayAt, Buffer buffer, long bufferAt, long n,
-                                      boolean toBuffer);
+                                      boolean toBuffer, boolean streaming);
 }

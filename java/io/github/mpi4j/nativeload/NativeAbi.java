@@ -26,7 +26,7 @@ final class NativeAbi {
      * changes (a native method added, removed, renamed, or given other parameters or result) or
      * any constant pinned across JNI changes value.
      */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     /** The version {@code libmpi4j_dl} was built for. */
     static native int dynamicLinkerVersion0();

@@ -78,6 +78,14 @@ class SharedSlotsTest {
         for (long[] r : ranks) assertEquals(2, r[6], "both large allreduces use the slots");
     }
 
+    /** The slots written with plain stores (MPI4J_STREAM_SHARED=0) rather than streaming ones: the same exact results. */
+    @Test
+    void plainStoresGiveTheSameResults() throws Exception {
+        long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "64",
+                "MPI4J_STREAM_SHARED", "0"), COUNT);
+        for (long[] r : ranks) assertEquals(2, r[6], "both large allreduces use the slots");
+    }
+
     @Test
     void arenasCanBeTurnedOff() throws Exception {
         long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "0"), COUNT);
