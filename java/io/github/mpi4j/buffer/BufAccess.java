@@ -223,8 +223,10 @@ public final class BufAccess {
      * shared-memory slots). A large copy goes through {@code libmpi4j_dl} with non-temporal
      * stores where it is loaded: a plain store first takes each line back from the core that
      * read it last, and with the two cores in different core complexes that made a 16 MiB
-     * allreduce about three times as long (10-11 ms against 3.5-4); the streaming stores cost
-     * about 1 ms where the two cores share a cache (docs/performance.md, "Fortieth session").
+     * allreduce about three times as long (10-11 ms against 3.5-4), and a 4 MiB one 2.4 ms
+     * against 0.6. Where the two cores share a cache, streaming costs about 1.5x instead (4.3
+     * against 3.3 ms at 16 MiB; 0.16 against 0.10 ms at 1 MiB): a bounded loss for a bounded
+     * worst case (docs/performance.md, "Fortieth session").
      * {@code MPI4J_STREAM_SHARED=0} copies as {@link #get} does.
      */
     public static void getShared(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
