@@ -220,7 +220,7 @@ public final class BufAccess {
     /** Copies {@code len} bytes from {@code src} at absolute index {@code srcIndex} into {@code dst} at byte {@code dstOff}. */
     /**
      * {@link #get} into shared memory that another process reads next (the fabric's
-     * shared-memory slots). A large copy goes through {@code libmpi4j_dl} with non-temporal
+     * shared-memory slots, written by its allreduce and bcast). A large copy goes through {@code libmpi4j_dl} with non-temporal
      * stores where it is loaded: a plain store first takes each line back from the core that
      * read it last, and with the two cores in different core complexes that made a 16 MiB
      * allreduce about three times as long (10-11 ms against 3.5-4), and a 4 MiB one 2.4 ms

@@ -83,7 +83,10 @@ class SharedSlotsTest {
     void plainStoresGiveTheSameResults() throws Exception {
         long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "64",
                 "MPI4J_STREAM_SHARED", "0"), COUNT);
-        for (long[] r : ranks) assertEquals(2, r[6], "both large allreduces use the slots");
+        for (long[] r : ranks) {
+            assertEquals(2, r[6], "both large allreduces use the slots");
+            assertEquals(2, r[8], "both large bcasts use the slots");
+        }
     }
 
     @Test
