@@ -85,6 +85,9 @@ jar=target/mpi4j.jar
 osu_c=target/bench/osu_c
 tcp_raw=target/bench/tcp_raw
 cpu_pair=target/bench/cpu_pair
+pair_ns() {   # a cache line's one-way time between the two vCPUs now, ns (see placement below)
+  "$cpu_pair" | awk '/line_ns/{print $4}'
+}
 case "$mode" in mpi|fabric|fabric-tcp|tcp-pairs|small|gpu-overhead|nccl|fileio|coldstart|overlap) ;;
   *) echo "unknown mode $mode (mpi, fabric, fabric-tcp, tcp-pairs, small, gpu-overhead, nccl, fileio, coldstart, overlap)"; exit 2;; esac
 run_name=$mode      # names the results folder
@@ -225,7 +228,7 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   # "rep.job" (job counts within the rep); overlap's jobs keep the rep alone and are not read.
   place_cold() {   # impl np rep.job before|after
     [ -x "$cpu_pair" ] || return 0
-    echo "impl=$1 np=$2 rep=$3 PLACE $4 $("$cpu_pair" | awk '/line_ns/{print $4}')" >> "$out/raw.txt"
+    echo "impl=$1 np=$2 rep=$3 PLACE $4 $(pair_ns)" >> "$out/raw.txt"
   }
   cold_job() {   # impl np command...: one job, its result lines tagged
     local impl=$1 np=$2 id=$rep
@@ -347,7 +350,7 @@ record() {   # np rep
 placement() {   # np rep test kind [size when: tcp-pairs reads each job's size before and after it]
   [ -x "$cpu_pair" ] || return 0
   local ns when=${6:-before}
-  ns=$("$cpu_pair" | awk '/line_ns/{print $4}')
+  ns=$(pair_ns)
   echo "cpu pair $when $3 $4 ${5:+$5 }np=$1 rep $2: $ns ns" >> "$out/machine.txt"
   if [ "$when" = before ]; then echo "np=$1 rep=$2 RESULT pairline_$3 $4 ${5:-0} $ns" >> "$out/raw.txt"
   else echo "np=$1 rep=$2 RESULT pairafter_$3 $4 ${5:-0} $ns" >> "$out/raw.txt"; fi

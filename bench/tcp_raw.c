@@ -6,8 +6,8 @@
  *       prints "RESULT bw raw <bytes> <MB/s>" for minBytes (1) .. maxBytes; with "polling", the
  *       sockets are non-blocking and both sides retry at once when a call would block, as the
  *       fabric's TCP transport and Open MPI's TCP BTL poll ("RESULT bw raw-polling ..."). On a
- *       guest whose two vCPUs sometimes sit in different core complexes, polling loses about half
- *       its bandwidth there while blocking does not (docs/performance.md, thirty-ninth session).
+ *       guest whose two vCPUs sometimes sit in different core complexes, polling and blocking
+ *       alike lose about half their bandwidth there (docs/performance.md, thirty-ninth session).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>

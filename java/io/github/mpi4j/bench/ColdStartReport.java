@@ -56,15 +56,13 @@ public final class ColdStartReport {
      * ({@code impl=I np=N rep=R PLACE before|after ns}, bench/cpu_pair.c).
      */
     static final class Job {
-        String test, np, kind;
+        String impl, test, np, kind;
         final TreeMap<Integer, double[]> rounds = new TreeMap<>();   // round or call -> {µs, stall µs} or {ms, bytes}
         double before = Double.NaN, after = Double.NaN;
 
         /** True (one core complex) or false (two) where both readings agree; else null. */
         Boolean fast() {
-            if (Double.isNaN(before) || Double.isNaN(after)) return null;
-            boolean b = before < Report.FAST_LINE_NS, a = after < Report.FAST_LINE_NS;
-            return a == b ? b : null;
+            return Report.placement(before, after);
         }
 
         double mean() {
@@ -99,6 +97,7 @@ public final class ColdStartReport {
                 p.a.add(a);
                 if (f.length > 8) p.b.add(b);
                 Job j = r.jobs.computeIfAbsent(job, k -> new Job());
+                j.impl = f[0].substring(5);
                 j.test = f[4];
                 j.np = f[1].substring(3);
                 j.kind = f[5];
@@ -170,12 +169,16 @@ public final class ColdStartReport {
 
     /** Steady state (median of the last half of the calls) and the worst ratio from call 3. */
     double[] allreduceSteady(String np, String series) {
-        TreeMap<Integer, Point> s = data.get("allreduce " + np + " " + series);
         List<Double> meds = new ArrayList<>();
-        for (Point p : s.values()) meds.add(median(p.a));
-        double steady = median(meds.subList(meds.size() / 2, meds.size()));
+        for (Point p : data.get("allreduce " + np + " " + series).values()) meds.add(median(p.a));
+        return steadyAndWorst(meds);
+    }
+
+    /** From per-call times: the steady state (median of the last half) and the worst call from the third ÷ it. */
+    static double[] steadyAndWorst(List<Double> perCall) {
+        double steady = median(perCall.subList(perCall.size() / 2, perCall.size()));
         double worst = 0;
-        for (int i = 2; i < meds.size(); i++) worst = Math.max(worst, meds.get(i) / steady);
+        for (int i = 2; i < perCall.size(); i++) worst = Math.max(worst, perCall.get(i) / steady);
         return new double[] {steady, worst};
     }
 
@@ -223,10 +226,8 @@ public final class ColdStartReport {
     /** The jobs of one test, np and series ("impl kind") in one placement. */
     private List<Job> jobsOf(String test, String np, String series, boolean fast) {
         List<Job> out = new ArrayList<>();
-        for (Map.Entry<String, Job> e : jobs.entrySet()) {
-            Job j = e.getValue();
-            String impl = e.getKey().substring(0, e.getKey().indexOf(' '));
-            if (test.equals(j.test) && np.equals(j.np) && (impl + " " + j.kind).equals(series)
+        for (Job j : jobs.values()) {
+            if (test.equals(j.test) && np.equals(j.np) && (j.impl + " " + j.kind).equals(series)
                     && Boolean.valueOf(fast).equals(j.fast())) {
                 out.add(j);
             }
@@ -345,11 +346,10 @@ public final class ColdStartReport {
                     if (js.isEmpty()) continue;
                     List<Double> meds = new ArrayList<>();
                     for (List<Double> v : byIndex(js).values()) meds.add(median(v));
-                    double steady = median(meds.subList(meds.size() / 2, meds.size())), worst = 0;
-                    for (int i = 2; i < meds.size(); i++) worst = Math.max(worst, meds.get(i) / steady);
+                    double[] sw = steadyAndWorst(meds);
                     md.append("| ").append(np).append(" | ").append(s[1]).append(" | ").append(fast ? "one" : "two")
-                            .append(" | ").append(js.size()).append(fmt(" | %.2f | %.2f | ", steady, worst))
-                            .append(s[0].equals("c c") ? "" : worst <= ALLREDUCE_FACTOR ? "✓" : "✗").append(" |\n");
+                            .append(" | ").append(js.size()).append(fmt(" | %.2f | %.2f | ", sw[0], sw[1]))
+                            .append(s[0].equals("c c") ? "" : sw[1] <= ALLREDUCE_FACTOR ? "✓" : "✗").append(" |\n");
                 }
             }
         }

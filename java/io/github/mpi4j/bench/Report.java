@@ -219,8 +219,17 @@ public final class Report {
     private static Boolean placementOf(String kind, long size, int round) {
         Map<Integer, Double> before = BY_REP.get("2 pairline_bw " + kind + " " + size);
         Map<Integer, Double> after = BY_REP.get("2 pairafter_bw " + kind + " " + size);
-        if (before == null || after == null || before.get(round) == null || after.get(round) == null) return null;
-        boolean fastBefore = before.get(round) < FAST_LINE_NS, fastAfter = after.get(round) < FAST_LINE_NS;
+        if (before == null || after == null) return null;
+        return placement(before.get(round), after.get(round));
+    }
+
+    /**
+     * A job's placement from the cpu_pair readings before and after it: true (one core complex,
+     * under {@link #FAST_LINE_NS}) or false (two) where both exist and agree; else null.
+     */
+    static Boolean placement(Double before, Double after) {
+        if (before == null || after == null || before.isNaN() || after.isNaN()) return null;
+        boolean fastBefore = before < FAST_LINE_NS, fastAfter = after < FAST_LINE_NS;
         return fastBefore == fastAfter ? fastBefore : null;
     }
 

@@ -229,7 +229,7 @@ public final class BufAccess {
      * {@code MPI4J_STREAM_SHARED=0} copies as {@link #get} does.
      */
     public static void getShared(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
-        if (STREAM_SHARED && len > 0 && !src.isNative()
+        if (STREAM_SHARED && !src.isNative()
                 && NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true, true)) {
             return;
         }

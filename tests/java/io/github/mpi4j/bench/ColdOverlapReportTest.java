@@ -49,11 +49,19 @@ class ColdOverlapReportTest {
     /** One ping-pong job's lines: its placement readings and rounds given as average, stall pairs. */
     private static void job(List<String> raw, String impl, String rep, String kind, double before, double after,
             double... rounds) {
+        List<String> body = new ArrayList<>();
+        for (int i = 0; i < rounds.length; i += 2) {
+            body.add("COLD lat " + kind + " " + (i / 2 + 1) + " " + rounds[i] + " " + rounds[i + 1]);
+        }
+        placed(raw, impl, rep, before, after, body);
+    }
+
+    /** A job's result lines between its placement readings, as bench/run.sh writes them (np 2). */
+    private static void placed(List<String> raw, String impl, String rep, double before, double after,
+            List<String> body) {
         String head = "impl=" + impl + " np=2 rep=" + rep + " ";
         raw.add(head + "PLACE before " + before);
-        for (int i = 0; i < rounds.length; i += 2) {
-            raw.add(head + "COLD lat " + kind + " " + (i / 2 + 1) + " " + rounds[i] + " " + rounds[i + 1]);
-        }
+        for (String line : body) raw.add(head + line);
         raw.add(head + "PLACE after " + after);
     }
 
@@ -89,12 +97,11 @@ class ColdOverlapReportTest {
     /** One allreduce job's lines: placement readings and its calls' times in ms. */
     private static void allreduceJob(List<String> raw, String impl, String rep, double before, double after,
             double... calls) {
-        String head = "impl=" + impl + " np=2 rep=" + rep + " ";
-        raw.add(head + "PLACE before " + before);
+        List<String> body = new ArrayList<>();
         for (int i = 0; i < calls.length; i++) {
-            raw.add(head + "COLD allreduce " + (impl.equals("c") ? "c" : "array") + " " + (i + 1) + " " + calls[i] + " 16777216");
+            body.add("COLD allreduce " + (impl.equals("c") ? "c" : "array") + " " + (i + 1) + " " + calls[i] + " 16777216");
         }
-        raw.add(head + "PLACE after " + after);
+        placed(raw, impl, rep, before, after, body);
     }
 
     @Test
