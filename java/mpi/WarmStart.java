@@ -1,6 +1,7 @@
 package mpi;
 
 import io.github.mpi4j.buffer.Buffers;
+import io.github.mpi4j.buffer.SharedStores;
 import io.github.mpi4j.fabric.coll.SlotWarmUp;
 import io.github.mpi4j.runtime.JitQuiet;
 import io.github.mpi4j.runtime.ThreadPolicy;
@@ -166,6 +167,7 @@ final class WarmStart {
             Intracomm[] partners = {all[2], all[3]};
             // Collectives first: their large messages and buffer classes reach the point-to-point
             // code too, and what runs last is what the compiled code fits best.
+            SharedStores.rehearse();
             long viaSlots = SlotWarmUp.allreduces();
             collectives(everyone);
             int slotCalls = slotAllreduces(everyone, SlotWarmUp.allreduces() > viaSlots);

@@ -217,29 +217,6 @@ public final class BufAccess {
         }
     }
 
-    /**
-     * {@link #get} into shared memory that another process reads next (the fabric's
-     * shared-memory slots, written by its allreduce and bcast). A large copy goes through
-     * {@code libmpi4j_dl} with non-temporal stores where it is loaded: a plain store first
-     * takes each line back from the core that read it last. With the two cores in different
-     * core complexes that made a 16 MiB allreduce about three times as long (10-11 ms against
-     * 3.5-4) and a 4 MiB one 2.4 ms against 0.6. Where the two cores share a cache, streaming
-     * costs about 1.5x instead (4.3 against 3.3 ms at 16 MiB; 0.16 against 0.10 ms at 1 MiB):
-     * a bounded loss for a bounded worst case (docs/performance.md, "Fortieth session").
-     * {@code MPI4J_STREAM_SHARED=0} copies as {@link #get} does.
-     */
-    public static void getShared(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
-        if (STREAM_SHARED && !src.isNative()
-                && NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true, true)) {
-            return;
-        }
-        get(src, srcOff, dst, dstIndex, len);
-    }
-
-    /** Whether {@link #getShared} streams: on unless {@code -Dmpi4j.stream.shared} or {@code MPI4J_STREAM_SHARED} is 0. */
-    static final boolean STREAM_SHARED = !"0".equals(
-            System.getProperty("mpi4j.stream.shared", System.getenv().getOrDefault("MPI4J_STREAM_SHARED", "1")).trim());
-
     /** Copies {@code len} bytes from {@code src} at absolute index {@code srcIndex} into {@code dst} at byte {@code dstOff}. */
     public static void put(ByteBuffer src, int srcIndex, Buf dst, long dstOff, int len) {
         if (len == 0) return;

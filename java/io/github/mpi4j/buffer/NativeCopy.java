@@ -49,7 +49,7 @@ public final class NativeCopy {
     /**
      * As {@link #tryCopy(Buf, long, ByteBuffer, int, int, boolean)}; with {@code streaming}, a
      * copy into {@code bytes} uses non-temporal stores where the CPU has them, for memory that
-     * another process reads next ({@link BufAccess#getShared}).
+     * another process reads next ({@link SharedStores}).
      */
     static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes, boolean streaming) {
         if (n < NATIVE_FROM || !HostViews.available() || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) {

@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric.coll;
 
 import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.SharedStores;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import java.nio.ByteBuffer;
@@ -30,6 +31,14 @@ public final class SharedSlots {
     /** The slot of {@code member}. */
     public ByteBuffer of(int member) {
         return slots[member];
+    }
+
+    /** How this member writes its own slot, which the others read next (see {@link SharedStores}). */
+    private final SharedStores stores = new SharedStores();
+
+    /** Copies {@code len} bytes of {@code src} from byte {@code srcOff} into this member's slot {@code mine} at {@code at}. */
+    void write(ByteBuffer mine, int at, Buf src, long srcOff, int len) {
+        stores.copy(src, srcOff, mine, at, len);
     }
 
     /** Heap arrays the slot schedules reduce in, kept from call to call. */

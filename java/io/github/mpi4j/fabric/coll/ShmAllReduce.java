@@ -54,9 +54,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * messages cannot be confused, and the release/acquire of the shared-memory rings that carry
  * them orders the slot accesses.
  *
- * <p>Writes into the slots go through {@link BufAccess#getShared}: non-temporal stores where
- * {@code libmpi4j_dl} is loaded, which kept a 16 MiB allreduce at 3.5-4.4 ms on 2 cores whether
- * or not the two cores shared a cache (plain stores: 3.3 or 10-11 ms).
+ * <p>Writes into the slots go through {@link SharedSlots#write}, which streams them past the
+ * cache while plain stores are slow: on 2 cores a 16 MiB allreduce took 3.3 ms with plain stores
+ * where the two cores shared a cache and 10-11 ms where they did not, 3.5-4.4 ms with
+ * streaming in either.
  *
  * <p>Only for blocking collectives, and only when no rank runs two of them at once (not
  * under THREAD_MULTIPLE): the caller ensures both.
@@ -120,9 +121,9 @@ final class ShmAllReduce {
             int part = (int) (at[me + 1] - at[me]);
             int len = (int) (part * ext);
 
-            if (off > 0) BufAccess.getShared(src, base, mine, region, off);
+            if (off > 0) slots.write(mine, region, src, base, off);
             int after = (int) (items * ext) - off - len;
-            if (after > 0) BufAccess.getShared(src, base + off + len, mine, region + off + len, after);
+            if (after > 0) slots.write(mine, region + off + len, src, base + off + len, after);
             Barrier.run(ch, tag);
 
             if (part > 0 && inResult) {
@@ -139,7 +140,7 @@ final class ShmAllReduce {
                     BufAccess.copy(src, base + off, peer, 0, len);
                     Reductions.reduce(op, type, peer, 0, acc, 0, part);
                 }
-                BufAccess.getShared(acc, 0, mine, region + off, len);
+                slots.write(mine, region + off, acc, 0, len);
                 BufAccess.copy(acc, 0, r, base + off, len);
             }
             Barrier.run(ch, tag);
@@ -181,6 +182,6 @@ final class ShmAllReduce {
             Reductions.reduce(op, type, peer, 0, r, at, part);
         }
         if (src != r) Reductions.reduce(op, type, src, at, r, at, part);
-        BufAccess.getShared(r, at, slots.of(me), slotAt, len);
+        slots.write(slots.of(me), slotAt, r, at, len);
     }
 }

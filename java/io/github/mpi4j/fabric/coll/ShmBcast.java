@@ -29,10 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Messages of one kind between two members keep their order, so "ready" and "done" of
  * successive chunks cannot be confused.
  *
- * <p>The root writes its slot through {@link BufAccess#getShared} (non-temporal stores where
- * {@code libmpi4j_dl} is loaded), as {@link ShmAllReduce} does: with the two cores of the
- * development guest in different core complexes a 16 MiB bcast took 2.1 ms so, against 5.0
- * with plain stores, and the same 1.6 ms either way where they shared a cache.
+ * <p>The root writes its slot through {@link SharedSlots#write}, as {@link ShmAllReduce} does:
+ * with the two cores of the development guest in different core complexes a 16 MiB bcast took
+ * 2.1 ms with non-temporal stores against 5.0 with plain ones, and the same 1.6 ms either way
+ * where they shared a cache.
  *
  * <p>Only for blocking collectives, and only when no rank runs two of them at once (not under
  * THREAD_MULTIPLE): the caller ensures both, as for {@link ShmAllReduce}.
@@ -68,7 +68,7 @@ final class ShmBcast {
                 int place = k % places;
                 if (done[place] != null) ch.waitAll(done[place]);
                 int bytes = (int) Math.min(chunk, len - at);
-                BufAccess.getShared(buf, at, slot, place * chunk, bytes);
+                slots.write(slot, place * chunk, buf, at, bytes);
                 CollChannel.CollOp[] waits = new CollChannel.CollOp[n - 1];
                 for (int i = 1; i < n; i++) {
                     int peer = (root + i) % n;

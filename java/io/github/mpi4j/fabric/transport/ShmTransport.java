@@ -1,6 +1,7 @@
 package io.github.mpi4j.fabric.transport;
 
 import io.github.mpi4j.buffer.BufAccess;
+import io.github.mpi4j.buffer.SharedStores;
 import io.github.mpi4j.spi.BaseKind;
 import io.github.mpi4j.spi.Buf;
 import java.io.IOException;
@@ -97,6 +98,7 @@ public final class ShmTransport implements Transport {
     private final MappedByteBuffer[] outboxes; // local index -> the peer's inbox
     private final long[] tails;           // local index -> my tail in that peer's ring for me
     private final long[] headsSeen;       // local index -> last head read there
+    private final SharedStores[] stores;  // local index -> how large payloads are stored into its ring
     private final long[] readHeads;       // local index -> my head in my inbox ring from that peer
     private final boolean[] broken;       // local index -> that peer wrote a malformed frame: not read again
     /** How much a writer writes between reads of a ring's head: {@link #HEAD_REFRESH_BYTES}, or a smaller ring's size. */
@@ -171,6 +173,8 @@ public final class ShmTransport implements Transport {
         int n = worldOfLocal.length;
         this.tails = new long[n];
         this.headsSeen = new long[n];
+        this.stores = new SharedStores[n];
+        for (int i = 0; i < n; i++) stores[i] = new SharedStores();
         this.readHeads = new long[n];
         this.broken = new boolean[n];
     }
@@ -223,7 +227,7 @@ public final class ShmTransport implements Transport {
         if (!room(peerLocal, tail, need)) return false;
         MappedByteBuffer ring = outboxes[peerLocal];
         h.writeAfterKind(ring, myData + (int) (tail & mask));  // a header never wraps (SLACK)
-        putPayload(ring, tail, Header.BYTES, need, payload, payloadOff, len);
+        putPayload(peerLocal, ring, tail, Header.BYTES, need, payload, payloadOff, len);
         publish(peerLocal, ring, tail, need, h.kind);
         return true;
     }
@@ -251,19 +255,24 @@ public final class ShmTransport implements Transport {
         ring.putInt(at + 4, len);
         ring.putInt(at + 8, ctx);
         ring.putInt(at + 12, tag);
-        putPayload(ring, tail, SHORT_HEADER, need, payload, payloadOff, len);
+        putPayload(peerLocal, ring, tail, SHORT_HEADER, need, payload, payloadOff, len);
         publish(peerLocal, ring, tail, need, SHORT_FORM | flags << 16 | kind);
         return true;
     }
 
-    /** The payload of a frame of {@code need} bytes at {@code tail}, after its header. */
-    private void putPayload(ByteBuffer ring, long tail, int headerBytes, int need, Buf payload, long payloadOff,
-                            int len) {
+    /**
+     * The payload of a frame of {@code need} bytes at {@code tail}, after its header: large ones
+     * through the ring's {@link SharedStores}, which streams them past the cache where plain
+     * stores would first have to take each line back from the reader's core.
+     */
+    private void putPayload(int peerLocal, ByteBuffer ring, long tail, int headerBytes, int need, Buf payload,
+                            long payloadOff, int len) {
         if (len == 0) return;
+        SharedStores out = stores[peerLocal];
         if (contiguous(need)) {
-            BufAccess.get(payload, payloadOff, ring, myData + (int) (tail & mask) + headerBytes, len);  // may run into SLACK
+            out.copy(payload, payloadOff, ring, myData + (int) (tail & mask) + headerBytes, len);  // may run into SLACK
         } else {
-            putWrapping(ring, myData, tail + headerBytes, payload, payloadOff, len);
+            putWrapping(out, ring, myData, tail + headerBytes, payload, payloadOff, len);
         }
     }
 
@@ -290,11 +299,11 @@ public final class ShmTransport implements Transport {
         INTS.setRelease(ring, myData + (int) (tail & mask), mark);
     }
 
-    private void putWrapping(ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
+    private void putWrapping(SharedStores out, ByteBuffer ring, int data, long pos, Buf src, long srcOff, int n) {
         int at = (int) (pos & mask);
         int first = Math.min(n, capacity - at);
-        BufAccess.get(src, srcOff, ring, data + at, first);
-        if (first < n) BufAccess.get(src, srcOff + first, ring, data, n - first);
+        out.copy(src, srcOff, ring, data + at, first);
+        if (first < n) out.copy(src, srcOff + first, ring, data, n - first);
     }
 
     private void getPayload(ByteBuffer ring, int data, long pos, Buf dst, long dstOff, int n) {

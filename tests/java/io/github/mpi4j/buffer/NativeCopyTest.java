@@ -1,6 +1,7 @@
 package io.github.mpi4j.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,7 +97,8 @@ class NativeCopyTest {
     }
 
     /**
-     * getShared (non-temporal stores into the fabric's slots): the same bytes as a plain copy at
+     * SharedStores streaming (non-temporal stores into the fabric's rings and slots), and one
+     * choosing by timing: the same bytes as a plain copy at
      * every alignment of the destination and lengths around the 64-byte loop, nothing written
      * outside the range; arrays and direct buffers take the native path, small copies and
      * buffers of the other byte order the Java one.
@@ -108,32 +110,37 @@ class NativeCopyTest {
         ByteBuffer direct = ring(a.length);
         direct.put(0, a);
         Buf fromArray = new Buf(a, BaseKind.BYTE, 0, a.length), fromDirect = new Buf(direct, BaseKind.BYTE, 0, a.length);
+        SharedStores streamer = new SharedStores(1), chooser = new SharedStores(0);
         for (Buf src : new Buf[] {fromArray, fromDirect}) {
+          for (SharedStores stores : new SharedStores[] {streamer, chooser}) {
             for (int at = 0; at < 17; at++) {
                 for (int extra : new int[] {0, 1, 15, 63, 64, 65}) {
                     int n = N + extra, srcOff = at % 5;
                     ByteBuffer slot = ring(n + 64);
                     for (int i = 0; i < slot.capacity(); i++) slot.put(i, (byte) -1);
-                    BufAccess.getShared(src, srcOff, slot, at, n);
-                    String what = (src == fromArray ? "array" : "direct") + " to byte " + at + ", " + n + " bytes";
+                    stores.copy(src, srcOff, slot, at, n);
+                    String what = (src == fromArray ? "array" : "direct") + (stores == streamer ? " streamed" : " chosen")
+                            + " to byte " + at + ", " + n + " bytes";
                     for (int i = 0; i < at; i++) assertEquals(-1, slot.get(i), what + ": byte " + i + " before");
                     for (int i = 0; i < n; i++) assertEquals(a[srcOff + i], slot.get(at + i), what + ": byte " + i);
                     for (int i = at + n; i < slot.capacity(); i++) assertEquals(-1, slot.get(i), what + ": byte " + i + " after");
                 }
             }
+          }
         }
+        assertFalse(Double.isNaN(chooser.rates()[0]) || Double.isNaN(chooser.rates()[1]), "the chooser timed both kinds");
         assertTrue(NativeCopy.tryCopy(fromArray, 0, ring(N), 0, N, true, true), "arrays stream natively");
         assertTrue(NativeCopy.tryCopy(fromDirect, 0, ring(N), 0, N, true, true), "direct buffers stream natively");
         // Below the native threshold, and a typed buffer of the other order: Java copies, same values.
         ByteBuffer slot = ring(64);
-        BufAccess.getShared(fromArray, 3, slot, 5, 40);
+        streamer.copy(fromArray, 3, slot, 5, 40);
         for (int i = 0; i < 40; i++) assertEquals(a[3 + i], slot.get(5 + i), "small copy byte " + i);
         ByteOrder other = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         int n = N / 8;
         DoubleBuffer v = ByteBuffer.allocateDirect(8 * n).order(other).asDoubleBuffer();
         for (int i = 0; i < n; i++) v.put(i, i * 0.5 + 1);
         ByteBuffer r = ring(8 * n);
-        BufAccess.getShared(new Buf(v, BaseKind.DOUBLE, 0, n), 0, r, 0, 8 * n);
+        streamer.copy(new Buf(v, BaseKind.DOUBLE, 0, n), 0, r, 0, 8 * n);
         for (int i = 0; i < n; i++) assertEquals(i * 0.5 + 1, r.getDouble(8 * i), "other-order double " + i);
     }
 

@@ -78,14 +78,19 @@ class SharedSlotsTest {
         for (long[] r : ranks) assertEquals(2, r[6], "both large allreduces use the slots");
     }
 
-    /** The slots written with plain stores (MPI4J_STREAM_SHARED=0) rather than streaming ones: the same exact results. */
+    /**
+     * The slots (and rings) written always with plain stores (MPI4J_STREAM_SHARED=0) and always
+     * with streaming ones (1), rather than chosen by timing: the same exact results.
+     */
     @Test
-    void plainStoresGiveTheSameResults() throws Exception {
-        long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "64",
-                "MPI4J_STREAM_SHARED", "0"), COUNT);
-        for (long[] r : ranks) {
-            assertEquals(2, r[6], "both large allreduces use the slots");
-            assertEquals(2, r[8], "both large bcasts use the slots");
+    void plainOrStreamingStoresGiveTheSameResults() throws Exception {
+        for (String stores : new String[] {"0", "1"}) {
+            long[][] ranks = run(Map.of("MPI4J_SHM_RING_KB", "" + RING_KB, "MPI4J_SHM_COLL_KB", "64",
+                    "MPI4J_STREAM_SHARED", stores), COUNT);
+            for (long[] r : ranks) {
+                assertEquals(2, r[6], "both large allreduces use the slots, MPI4J_STREAM_SHARED=" + stores);
+                assertEquals(2, r[8], "both large bcasts use the slots, MPI4J_STREAM_SHARED=" + stores);
+            }
         }
     }
 
