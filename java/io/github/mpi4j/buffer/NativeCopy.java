@@ -52,7 +52,17 @@ public final class NativeCopy {
      * another process reads next ({@link SharedStores}).
      */
     static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes, boolean streaming) {
-        if (n < NATIVE_FROM || !HostViews.available() || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) {
+        return n >= NATIVE_FROM && tryCopyAnySize(b, off, bytes, at, n, toBytes, streaming);
+    }
+
+    /**
+     * As {@link #tryCopy(Buf, long, ByteBuffer, int, int, boolean, boolean)} at every size: for
+     * {@link SharedStores}, whose copies from 4 KiB on gain more from streaming than the JNI
+     * crossing costs.
+     */
+    static boolean tryCopyAnySize(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes,
+                                  boolean streaming) {
+        if (!HostViews.available() || !bytes.isDirect() || (toBytes && bytes.isReadOnly())) {
             return false;
         }
         BaseKind k = b.kind;

@@ -21,8 +21,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Cost: two clock reads on one large copy in {@link #PLAIN_TIMED_EVERY}; while streaming, a
  * plain copy after {@link #FIRST_GAP} copies, then after twice as many each time it is still
- * slow, up to {@link #MAX_GAP}. Copies under {@link NativeCopy#NATIVE_FROM} bytes (no native
- * path) and copies from device-side views go plain and untimed.
+ * slow, up to {@link #MAX_GAP}. Copies under {@link #CHOSEN_FROM} bytes, copies where the
+ * native library is not loaded and copies from device-side views go plain and untimed.
  *
  * <p>{@code MPI4J_STREAM_SHARED} (or {@code -Dmpi4j.stream.shared}): {@code auto} (default) as
  * above, {@code 1} always streaming, {@code 0} always plain. Not thread-safe: each writer (a
@@ -30,6 +30,13 @@ import java.nio.ByteBuffer;
  * race could only cost a poorer choice, never a wrong byte.
  */
 public final class SharedStores {
+    /**
+     * Copies of at least this many bytes are chosen for; smaller ones go plain, in Java. From
+     * 4 KiB a ping-pong with the cores apart took 3-8 us a message with plain stores and
+     * 1.6-2 with the choice, which where they share a cache matched plain (0.57-0.85 us at
+     * 4 KiB; docs/performance.md, forty-first session).
+     */
+    static final int CHOSEN_FROM = 4 * 1024;
     /** Stream while timed plain copies run at under this fraction of timed streaming ones. */
     static final double STREAM_BELOW = 0.4;
     /** While plain, one large copy in this many is timed. */
@@ -79,14 +86,14 @@ public final class SharedStores {
      * {@code dst} at absolute index {@code dstIndex}, which another process reads next.
      */
     public void copy(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
-        if (len >= NativeCopy.NATIVE_FROM && policy >= 0 && !src.isNative()) {
+        if (len >= CHOSEN_FROM && policy >= 0 && !src.isNative()) {
             int how = policy > 0 ? STREAM : next();
             boolean stream = how == STREAM || how == STREAM_TIMED;
             if (how < PLAIN_TIMED) {
-                if (NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true, stream)) return;
+                if (NativeCopy.tryCopyAnySize(src, srcOff, dst, dstIndex, len, true, stream)) return;
             } else {
                 long start = System.nanoTime();
-                if (NativeCopy.tryCopy(src, srcOff, dst, dstIndex, len, true, stream)) {
+                if (NativeCopy.tryCopyAnySize(src, srcOff, dst, dstIndex, len, true, stream)) {
                     timed(stream, len, System.nanoTime() - start);
                     return;
                 }
@@ -137,7 +144,7 @@ public final class SharedStores {
      * Returns how many times the throwaway changed its choice (for tests).
      */
     public static int rehearse() {
-        int bytes = NativeCopy.NATIVE_FROM;
+        int bytes = CHOSEN_FROM;
         SharedStores s = new SharedStores(0);
         int changes = 0;
         for (int spell = 0; spell < 8; spell++) {

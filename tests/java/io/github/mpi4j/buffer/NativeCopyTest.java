@@ -114,8 +114,8 @@ class NativeCopyTest {
         for (Buf src : new Buf[] {fromArray, fromDirect}) {
           for (SharedStores stores : new SharedStores[] {streamer, chooser}) {
             for (int at = 0; at < 17; at++) {
-                for (int extra : new int[] {0, 1, 15, 63, 64, 65}) {
-                    int n = N + extra, srcOff = at % 5;
+                for (int extra : new int[] {0, 1, 15, 63, 64, 65, SharedStores.CHOSEN_FROM - N, SharedStores.CHOSEN_FROM + 7 - N}) {
+                    int n = N + extra, srcOff = at % 5;   // also at the chooser's floor, under the native one
                     ByteBuffer slot = ring(n + 64);
                     for (int i = 0; i < slot.capacity(); i++) slot.put(i, (byte) -1);
                     stores.copy(src, srcOff, slot, at, n);
