@@ -232,6 +232,11 @@ final class Engine implements FrameSink {
     private final UnexpectedBudget budget;
     /** Peers that asked this rank to send them rendezvous only (THROTTLE). */
     private final boolean[] rendezvousOnly;
+    /** The operation {@link #waitFor} waits for now (see {@link #readLater}); null outside a wait. */
+    private Op awaited;
+    /** Peers whose transport can leave frames unread ({@link Transport#keepsUnreadFrames}). */
+    private final boolean[] keepsUnread;
+
     /** Peers whose memory a single-copy read failed to read once: not tried again. */
     private final boolean[] singleCopyFailed;
     private final OpTable waiting = new OpTable();
@@ -267,6 +272,8 @@ final class Engine implements FrameSink {
         this.budget = UnexpectedBudget.fromSettings(size);
         this.rendezvousOnly = new boolean[size];
         this.singleCopyFailed = new boolean[size];
+        this.keepsUnread = new boolean[size];
+        for (int p = 0; p < size; p++) keepsUnread[p] = transportOf[p] != null && transportOf[p].keepsUnreadFrames();
     }
 
     /** {@code MPI4J_ENGINE_LOCK_ELISION=0} (or the property) makes every entry take the lock, as before. */
@@ -778,7 +785,7 @@ final class Engine implements FrameSink {
         switch (h.kind) {
             case EAGER: {
                 RecvOp op = takePosted(peer, h);
-                if (op == null) return null;
+                if (op == null) return readLater(peer, h) ? LATER : null;
                 // A message longer than the buffer comes as bytes; what fits is copied in onFrame.
                 return h.payloadLen > op.capacity ? new Target(null, 0, op) : op.targetAt(op.off);
             }
@@ -792,6 +799,24 @@ final class Engine implements FrameSink {
                 return null;
         }
     }
+
+    /**
+     * Whether an eager message that no receive waits for stays in its ring for now: only while
+     * the wait in progress is already over (so nobody needs what follows it), only from
+     * {@link #READ_LATER_FROM} bytes, and only in single-thread mode. The next receive is then
+     * usually posted before the message is read, which lands it in the receiver's buffer with
+     * one copy, where reading it now takes two and a heap array. A stream of blocking 64 KiB
+     * sends otherwise ran the receiver behind the sender, whose unexpected messages piled up to
+     * the budget (hundreds of MiB) and whose collections copied them: 11-175 us a message
+     * (docs/performance.md, forty-first session). Anyone else's poll reads it as before.
+     */
+    private boolean readLater(int peer, Header h) {
+        Op a = awaited;
+        return a != null && h.payloadLen >= READ_LATER_FROM && a.done && !shared && keepsUnread[peer];
+    }
+
+    /** Unexpected eager messages from this size up may be left in their ring ({@link #readLater}). */
+    static final int READ_LATER_FROM = 4 * 1024;
 
     /**
      * What is wrong with the fields every frame must have right (it comes from the rank it names,
@@ -1039,24 +1064,30 @@ final class Engine implements FrameSink {
         long deadline = 0;
         int idle = 0;
         long idleSince = 0;
-        // One way out of the loop (op.done after a poke), not a second test at its head: a way
-        // out that the JIT's profile has not seen taken is compiled as a trap, and taking it
-        // once recompiled every send and receive path this loop is inlined into.
-        while (true) {
-            int work = poke();
-            if (op.done) break;
-            if (work > 0) {
-                idle = 0;
-                idleSince = 0;
-                continue;
+        Op outer = awaited;
+        awaited = op;
+        try {
+            // One way out of the loop (op.done after a poke), not a second test at its head: a way
+            // out that the JIT's profile has not seen taken is compiled as a trap, and taking it
+            // once recompiled every send and receive path this loop is inlined into.
+            while (true) {
+                int work = poke();
+                if (op.done) break;
+                if (work > 0) {
+                    idle = 0;
+                    idleSince = 0;
+                    continue;
+                }
+                idle++;
+                if (stop != null && (idle & 0x3f) == 0 && stop.getAsBoolean()) {
+                    if (!op.done) return;
+                    break;
+                }
+                if ((idle & 0xff) == 0) deadline = checkWait(deadline, what);
+                idleSince = pause(idle, idleSince);
             }
-            idle++;
-            if (stop != null && (idle & 0x3f) == 0 && stop.getAsBoolean()) {
-                if (!op.done) return;
-                break;
-            }
-            if ((idle & 0xff) == 0) deadline = checkWait(deadline, what);
-            idleSince = pause(idle, idleSince);
+        } finally {
+            awaited = outer;
         }
         if (op.error != null) throw op.error;
     }

@@ -29,6 +29,13 @@ public interface FrameSink {
     }
 
     /**
+     * {@link #onHeader}'s answer for a frame the engine would rather read later: the transport
+     * leaves it, and every later frame from that peer, unread for now. Given only to transports
+     * that keep unread frames ({@link Transport#keepsUnreadFrames}).
+     */
+    Target LATER = new Target(null, 0, null);
+
+    /**
      * A header arrived from {@code peer}; returns where its payload should land, or null when
      * the engine wants it as a byte array in {@link #onFrame}. Called before the payload is read.
      * {@code h} may be reused by the transport for its next frame once {@link #onFrame} returns.

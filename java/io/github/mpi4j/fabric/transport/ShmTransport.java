@@ -188,6 +188,11 @@ public final class ShmTransport implements Transport {
         return capacity / 4;
     }
 
+    @Override
+    public boolean keepsUnreadFrames() {
+        return true;
+    }
+
     /** Its peers are processes of this node (each ring is shared between two of them). */
     @Override
     public long processOf(int peer) {
@@ -359,6 +364,7 @@ public final class ShmTransport implements Transport {
                     return handled;
                 }
                 FrameSink.Target t = sink.onHeader(peer, h);
+                if (t == FrameSink.LATER) break;  // left in the ring, with what follows it
                 boolean direct = t != null && t.direct();
                 int need = padded(headerBytes + len);
                 byte[] copy = null;

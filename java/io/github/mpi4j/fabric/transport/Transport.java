@@ -12,6 +12,14 @@ public interface Transport {
     /** Largest payload one frame may carry. */
     int maxPayload();
 
+    /**
+     * Whether frames may stay unread where they arrived ({@link FrameSink#LATER}): a shared-memory
+     * ring holds them at no cost, a socket's data has to be read to get at what follows.
+     */
+    default boolean keepsUnreadFrames() {
+        return false;
+    }
+
     /** Payloads up to this many bytes go eagerly; larger messages use rendezvous. */
     int eagerLimit();
 
