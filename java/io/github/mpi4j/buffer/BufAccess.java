@@ -52,6 +52,10 @@ public final class BufAccess {
 
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
+    static {
+        NioViews.loadAll();  // before anything that copies is compiled (see NioViews)
+    }
+
     /**
      * Byte payloads up to this size move 8 bytes at a time with plain gets and puts (the last
      * 2-7 bytes as one overlapping step): for a small message the JDK's bulk copy costs more in

@@ -19,9 +19,9 @@ import java.nio.ByteBuffer;
  * case it is in, and the host moves it within seconds. So the writer streams while its timed
  * plain copies run at under {@link #STREAM_BELOW} of its timed streaming ones.
  *
- * <p>Cost: two clock reads on one large copy in {@link #PLAIN_TIMED_EVERY}; while streaming, a
- * plain copy after {@link #FIRST_GAP} copies, then after twice as many each time it is still
- * slow, up to {@link #MAX_GAP}. Copies under {@link #CHOSEN_FROM} bytes, copies where the
+ * <p>Cost: two clock reads on one large copy in {@link #TIMED_EVERY}; while streaming, a plain
+ * copy after {@link #FIRST_GAP} copies, then after twice as many each time it is still slow, up
+ * to {@link #MAX_GAP}. Copies under {@link #CHOSEN_FROM} bytes, copies where the
  * native library is not loaded and copies from device-side views go plain and untimed.
  *
  * <p>{@code MPI4J_STREAM_SHARED} (or {@code -Dmpi4j.stream.shared}): {@code auto} (default) as
@@ -39,10 +39,15 @@ public final class SharedStores {
     static final int CHOSEN_FROM = 4 * 1024;
     /** Stream while timed plain copies run at under this fraction of timed streaming ones. */
     static final double STREAM_BELOW = 0.4;
-    /** While plain, one large copy in this many is timed. */
-    static final int PLAIN_TIMED_EVERY = 8;
+    /** One large copy in this many is timed: plain ones while plain, streaming ones while streaming. */
+    static final int TIMED_EVERY = 8;
     /** While plain, one timed copy in this many is a streaming one, so its rate stays current. */
     static final int STREAM_REFRESH_EVERY = 8;
+    /**
+     * The streaming rate moves this fraction of the way to each new timing: one copy that
+     * happened to run fast must not raise the bar that plain copies have to clear.
+     */
+    static final double STREAM_SMOOTHING = 0.25;
     /** Streaming copies before the first plain one that checks whether plain stores got cheap again. */
     static final int FIRST_GAP = 16;
     /** Most streaming copies between two such checks. */
@@ -69,7 +74,9 @@ public final class SharedStores {
     private int timedCopies;
     private int slowInARow;          // consecutive timed plain copies found slow while plain
     private int gap = FIRST_GAP;
-    private double plainRate = Double.NaN, streamRate = Double.NaN;  // bytes per ns, last timed of each
+    private int sincePlainCheck;     // copies streamed since plain was last timed
+    private double plainRate = Double.NaN;   // bytes per ns: the last timed plain copy
+    private double streamRate = Double.NaN;  // bytes per ns: timed streaming copies, smoothed
 
     /** With the process's setting ({@code MPI4J_STREAM_SHARED}). */
     public SharedStores() {
@@ -104,9 +111,14 @@ public final class SharedStores {
 
     /** How the next large copy goes: {@link #PLAIN}, {@link #STREAM} or a timed one of either. */
     int next() {
+        if (streaming && ++sincePlainCheck >= gap) {       // has plain got cheap again?
+            sincePlainCheck = 0;
+            untilTimed = TIMED_EVERY;
+            return PLAIN_TIMED;
+        }
         if (--untilTimed > 0) return streaming ? STREAM : PLAIN;
-        if (Double.isNaN(streamRate)) return STREAM_TIMED;
-        if (streaming) return PLAIN_TIMED;                 // has plain got cheap again?
+        untilTimed = TIMED_EVERY;
+        if (streaming || Double.isNaN(streamRate)) return STREAM_TIMED;
         return ++timedCopies % STREAM_REFRESH_EVERY == 0 ? STREAM_TIMED : PLAIN_TIMED;
     }
 
@@ -114,12 +126,12 @@ public final class SharedStores {
     void timed(boolean streamed, int bytes, long nanos) {
         double rate = bytes / (double) Math.max(nanos, 1);
         if (streamed) {
-            streamRate = rate;
-            untilTimed = streaming ? gap : 1;             // the first plain copy comes timed right after
+            streamRate = Double.isNaN(streamRate) ? rate : streamRate + STREAM_SMOOTHING * (rate - streamRate);
+            if (Double.isNaN(plainRate)) untilTimed = 1;  // the very first plain copy comes timed right after
             return;
         }
         plainRate = rate;
-        boolean slow = !Double.isNaN(streamRate) && rate < STREAM_BELOW * streamRate;
+        boolean slow = rate < STREAM_BELOW * streamRate;  // (a NaN streaming rate: never slow)
         if (streaming) {
             if (slow) {
                 gap = Math.min(2 * gap, MAX_GAP);
@@ -130,10 +142,11 @@ public final class SharedStores {
         } else if (slow && ++slowInARow >= 2) {          // two in a row: one preempted copy is not enough
             streaming = true;
             gap = FIRST_GAP;
+            sincePlainCheck = 0;
         } else if (!slow) {
             slowInARow = 0;
         }
-        untilTimed = streaming ? gap : slow ? 1 : PLAIN_TIMED_EVERY;
+        if (!streaming && slow) untilTimed = 1;           // a slow plain copy is checked by the next one
     }
 
     /**
@@ -167,7 +180,7 @@ public final class SharedStores {
         return streaming;
     }
 
-    /** The last timed rates, bytes per ns, plain then streaming (NaN before the first of each). */
+    /** The rates in use, bytes per ns: the last timed plain copy, the smoothed streaming ones (NaN before the first of each). */
     double[] rates() {
         return new double[] {plainRate, streamRate};
     }

@@ -807,7 +807,7 @@ final class Engine implements FrameSink {
      * usually posted before the message is read, which lands it in the receiver's buffer with
      * one copy, where reading it now takes two and a heap array. A stream of blocking 64 KiB
      * sends otherwise ran the receiver behind the sender, whose unexpected messages piled up to
-     * the budget (hundreds of MiB) and whose collections copied them: 11-175 us a message
+     * the budget (hundreds of MiB) and whose collections copied them: 7-175 us a message
      * (docs/performance.md, forty-first session). Anyone else's poll reads it as before.
      */
     private boolean readLater(int peer, Header h) {

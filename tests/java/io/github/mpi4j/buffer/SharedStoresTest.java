@@ -19,54 +19,61 @@ class SharedStoresTest {
     private static final int BYTES = 64 * 1024;
     private static final long STREAM_NS = BYTES / 30, FAST_PLAIN_NS = BYTES / 25, SLOW_PLAIN_NS = BYTES / 3;
 
-    /** Runs copies until the next timed one, which it answers with {@code plainNanos} or the streaming time; returns how many untimed copies came first and of which kind. */
-    private static int[] untilTimed(SharedStores s, long plainNanos) {
-        int untimed = 0, kind = -1;
-        for (int guard = 0; guard < 10_000; guard++) {
+    /** Kinds of the next {@code copies} copies, timed ones answered with these times. */
+    private static int[] run(SharedStores s, int copies, long plainNanos, long streamNanos) {
+        int[] kinds = new int[4];
+        for (int i = 0; i < copies; i++) {
             int how = s.next();
-            if (how == PLAIN_TIMED || how == STREAM_TIMED) {
-                s.timed(how == STREAM_TIMED, BYTES, how == STREAM_TIMED ? STREAM_NS : plainNanos);
-                return new int[] {untimed, kind, how};
-            }
-            untimed++;
-            kind = how;
+            kinds[how]++;
+            if (how == PLAIN_TIMED) s.timed(false, BYTES, plainNanos);
+            if (how == STREAM_TIMED) s.timed(true, BYTES, streamNanos);
         }
-        throw new AssertionError("no timed copy in 10,000");
+        return kinds;
     }
 
-    @Test
-    void timesStreamingThenPlainFirstAndStaysPlainWhilePlainIsCheap() {
+    /** Copies until the next timed plain one (answered with {@code plainNanos}); returns how many came before it. */
+    private static int untilPlainTimed(SharedStores s, long plainNanos) {
+        for (int before = 0; before < 100_000; before++) {
+            int how = s.next();
+            if (how == PLAIN_TIMED) {
+                s.timed(false, BYTES, plainNanos);
+                return before;
+            }
+            if (how == STREAM_TIMED) s.timed(true, BYTES, STREAM_NS);
+        }
+        throw new AssertionError("no timed plain copy in 100,000");
+    }
+
+    /** A chooser past its first two timed copies, plain, with the streaming rate known. */
+    private static SharedStores started() {
         SharedStores s = new SharedStores(0);
         assertEquals(STREAM_TIMED, s.next(), "first large copy: the streaming baseline");
         s.timed(true, BYTES, STREAM_NS);
         assertEquals(PLAIN_TIMED, s.next(), "then a plain one, at once");
         s.timed(false, BYTES, FAST_PLAIN_NS);
-        assertFalse(s.streaming());
-        int streamingRefreshes = 0;
-        for (int t = 0; t < 4 * SharedStores.STREAM_REFRESH_EVERY; t++) {
-            int[] r = untilTimed(s, FAST_PLAIN_NS);
-            assertEquals(SharedStores.PLAIN_TIMED_EVERY - 1, r[0], "untimed copies between two timed ones");
-            assertEquals(PLAIN, r[1]);
-            if (r[2] == STREAM_TIMED) {
-                streamingRefreshes++;
-                int[] next = untilTimed(s, FAST_PLAIN_NS);   // a plain one right after the refresh
-                assertEquals(0, next[0]);
-                assertEquals(PLAIN_TIMED, next[2]);
-            }
-            assertFalse(s.streaming(), "plain at 25 GB/s against 30 streaming");
-        }
-        assertEquals(4, streamingRefreshes, "one timed copy in " + SharedStores.STREAM_REFRESH_EVERY + " refreshes the streaming rate");
+        return s;
+    }
+
+    @Test
+    void staysPlainWhilePlainIsCheapTimingOneCopyInEight() {
+        SharedStores s = started();
+        int copies = 64 * SharedStores.TIMED_EVERY * SharedStores.STREAM_REFRESH_EVERY;
+        int[] kinds = run(s, copies, FAST_PLAIN_NS, STREAM_NS);
+        assertFalse(s.streaming(), "plain at 25 GB/s against 30 streaming");
+        assertEquals(0, kinds[STREAM], "no untimed streaming copy");
+        assertEquals(copies / SharedStores.TIMED_EVERY, kinds[PLAIN_TIMED] + kinds[STREAM_TIMED], "one copy in 8 timed");
+        assertEquals(64, kinds[STREAM_TIMED], "one timed copy in 8 refreshes the streaming rate");
     }
 
     @Test
     void streamsAfterTwoSlowPlainCopiesInARowNotAfterOne() {
         SharedStores s = started();
-        plainTimed(s, SLOW_PLAIN_NS);                              // one slow copy: preempted, perhaps
+        untilPlainTimed(s, SLOW_PLAIN_NS);                        // one slow copy: preempted, perhaps
         assertFalse(s.streaming(), "one slow copy is not enough");
         assertEquals(PLAIN_TIMED, s.next(), "the next copy is timed to confirm");
         s.timed(false, BYTES, FAST_PLAIN_NS);
         assertFalse(s.streaming(), "not confirmed");
-        plainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
         assertFalse(s.streaming());
         assertEquals(PLAIN_TIMED, s.next());
         s.timed(false, BYTES, SLOW_PLAIN_NS);
@@ -76,26 +83,51 @@ class SharedStoresTest {
     @Test
     void whileStreamingChecksPlainAfterGapsThatDoubleWhileItStaysSlow() {
         SharedStores s = started();
-        plainTimed(s, SLOW_PLAIN_NS);
-        plainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
         assertTrue(s.streaming());
         int gap = SharedStores.FIRST_GAP;
         for (int k = 0; k < 10; k++) {
-            int[] r = untilTimed(s, SLOW_PLAIN_NS);
-            assertEquals(gap - 1, r[0], "streaming copies before plain check " + k);
-            assertEquals(STREAM, r[1]);
-            assertEquals(PLAIN_TIMED, r[2]);
+            assertEquals(gap - 1, untilPlainTimed(s, SLOW_PLAIN_NS), "streaming copies before plain check " + k);
             assertTrue(s.streaming());
             gap = Math.min(2 * gap, SharedStores.MAX_GAP);
         }
         assertEquals(SharedStores.MAX_GAP, gap, "the gap reached its most");
-        int[] r = untilTimed(s, FAST_PLAIN_NS);                    // the cores share a cache again
-        assertEquals(SharedStores.MAX_GAP - 1, r[0]);
+        assertEquals(SharedStores.MAX_GAP - 1, untilPlainTimed(s, FAST_PLAIN_NS), "the cores share a cache again");
         assertFalse(s.streaming(), "one cheap plain copy ends streaming");
-        plainTimed(s, SLOW_PLAIN_NS);
-        plainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
         assertTrue(s.streaming());
-        assertEquals(SharedStores.FIRST_GAP - 1, untilTimed(s, SLOW_PLAIN_NS)[0], "a new streaming spell starts at the first gap");
+        assertEquals(SharedStores.FIRST_GAP - 1, untilPlainTimed(s, SLOW_PLAIN_NS), "a new streaming spell starts at the first gap");
+    }
+
+    @Test
+    void whileStreamingTimesStreamingCopiesOnlyNoUntimedPlainOnes() {
+        SharedStores s = started();
+        untilPlainTimed(s, SLOW_PLAIN_NS);
+        untilPlainTimed(s, SLOW_PLAIN_NS);
+        int[] kinds = run(s, 4096, SLOW_PLAIN_NS, STREAM_NS);
+        assertTrue(s.streaming());
+        assertEquals(0, kinds[PLAIN], "no untimed plain copy while streaming");
+        assertTrue(kinds[STREAM_TIMED] >= 4096 / SharedStores.TIMED_EVERY - 16, "the streaming rate stays current: "
+                + kinds[STREAM_TIMED] + " timed");
+        // Checks after 16, 32, ... 1,024 copies (2,032 in all), then every 1,024: 9 in 4,096.
+        assertEquals(9, kinds[PLAIN_TIMED], "plain checks");
+    }
+
+    /**
+     * One streaming copy timed far faster than the others (90 GB/s against 30) moves the bar
+     * only part of the way: plain copies at 25 GB/s stay cheap enough, where the bar at 40 %
+     * of 90 would have turned them slow and locked the writer into streaming.
+     */
+    @Test
+    void oneFastStreamingTimingDoesNotTurnCheapPlainCopiesSlow() {
+        SharedStores s = started();
+        s.timed(true, BYTES, BYTES / 90);
+        double bar = SharedStores.STREAM_BELOW * s.rates()[1];
+        assertTrue(bar < 25, "plain copies at 25 GB/s stay over the bar: " + bar + " GB/s");
+        run(s, 4096, FAST_PLAIN_NS, STREAM_NS);
+        assertFalse(s.streaming());
     }
 
     @Test
@@ -115,22 +147,5 @@ class SharedStoresTest {
     @Test
     void rehearsalSwitchesBothWaysInEverySpell() {
         assertEquals(8, SharedStores.rehearse(), "four spells apart, four together: eight changes");
-    }
-
-    /** A chooser past its first two timed copies, plain, with the streaming rate known. */
-    private static SharedStores started() {
-        SharedStores s = new SharedStores(0);
-        assertEquals(STREAM_TIMED, s.next());
-        s.timed(true, BYTES, STREAM_NS);
-        assertEquals(PLAIN_TIMED, s.next());
-        s.timed(false, BYTES, FAST_PLAIN_NS);
-        return s;
-    }
-
-    /** Runs copies up to the next timed plain one and answers it with {@code nanos} (streaming refreshes on the way at the streaming time). */
-    private static void plainTimed(SharedStores s, long nanos) {
-        while (untilTimed(s, nanos)[2] != PLAIN_TIMED) {
-            // a streaming refresh: go on to the plain one
-        }
     }
 }
