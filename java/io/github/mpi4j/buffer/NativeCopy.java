@@ -43,22 +43,13 @@ public final class NativeCopy {
      * does not apply; the caller then copies in Java.
      */
     static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes) {
-        return tryCopy(b, off, bytes, at, n, toBytes, false);
+        return n >= NATIVE_FROM && tryCopyAnySize(b, off, bytes, at, n, toBytes, false);
     }
 
     /**
-     * As {@link #tryCopy(Buf, long, ByteBuffer, int, int, boolean)}; with {@code streaming}, a
-     * copy into {@code bytes} uses non-temporal stores where the CPU has them, for memory that
-     * another process reads next ({@link SharedStores}).
-     */
-    static boolean tryCopy(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes, boolean streaming) {
-        return n >= NATIVE_FROM && tryCopyAnySize(b, off, bytes, at, n, toBytes, streaming);
-    }
-
-    /**
-     * As {@link #tryCopy(Buf, long, ByteBuffer, int, int, boolean, boolean)} at every size: for
-     * {@link SharedStores}, whose copies from 4 KiB on gain more from streaming than the JNI
-     * crossing costs.
+     * As {@link #tryCopy} at every size; with {@code streaming}, a copy into {@code bytes} uses
+     * non-temporal stores where the CPU has them. For {@link SharedStores}, whose copies into
+     * memory another process reads next gain from 4 KiB on more than the JNI crossing costs.
      */
     static boolean tryCopyAnySize(Buf b, long off, ByteBuffer bytes, int at, int n, boolean toBytes,
                                   boolean streaming) {

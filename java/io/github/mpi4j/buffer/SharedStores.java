@@ -175,8 +175,8 @@ public final class SharedStores {
         return changes;
     }
 
-    /** Whether large copies stream now (for tests and the benchmark's notes). */
-    public boolean streaming() {
+    /** Whether large copies stream now (for tests). */
+    boolean streaming() {
         return streaming;
     }
 
