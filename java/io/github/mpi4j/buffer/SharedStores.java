@@ -95,15 +95,11 @@ public final class SharedStores {
     public void copy(Buf src, long srcOff, ByteBuffer dst, int dstIndex, int len) {
         if (len >= CHOSEN_FROM && policy >= 0 && !src.isNative()) {
             int how = policy > 0 ? STREAM : next();
-            boolean stream = how == STREAM || how == STREAM_TIMED;
-            if (how < PLAIN_TIMED) {
-                if (NativeCopy.tryCopyAnySize(src, srcOff, dst, dstIndex, len, true, stream)) return;
-            } else {
-                long start = System.nanoTime();
-                if (NativeCopy.tryCopyAnySize(src, srcOff, dst, dstIndex, len, true, stream)) {
-                    timed(stream, len, System.nanoTime() - start);
-                    return;
-                }
+            boolean stream = how == STREAM || how == STREAM_TIMED, clocked = how >= PLAIN_TIMED;
+            long start = clocked ? System.nanoTime() : 0;
+            if (NativeCopy.tryCopyAnySize(src, srcOff, dst, dstIndex, len, true, stream)) {
+                if (clocked) timed(stream, len, System.nanoTime() - start);
+                return;
             }
         }
         BufAccess.get(src, srcOff, dst, dstIndex, len);
