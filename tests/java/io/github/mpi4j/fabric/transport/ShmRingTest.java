@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of every size, over many laps, so that headers, eager payloads and large payloads cross the end
  * of the data area at every alignment; each frame read back equals the one written, whether the
  * payload lands in a buffer or comes as bytes, a fully read ring offers nothing more (each frame's
- * mark, which the reader polls, is cleared before the frame before it is published), a full
- * ring refuses a frame instead of overwriting unread ones, and a malformed frame loses its peer.
+ * mark, which the reader polls, reads 0 until the frame is published: the writer zeroes ahead of
+ * its tail), a full ring refuses a frame instead of overwriting unread ones, the zeroing never
+ * reaches frames a lagging reader has not read, and a malformed frame loses its peer.
  */
 class ShmRingTest {
     /** A ring whose largest frames (a quarter ring, 64 KiB) just fit the slack. */
@@ -167,6 +168,60 @@ class ShmRingTest {
         assertEquals(0, reader.poll(sink));
         assertFalse(reader.hasInput(), "nothing more is read from that ring");
         assertEquals(1, lost.size());
+    }
+
+    /**
+     * Small and mid-size frames, with payloads of bytes that are never 0 (so stale ones would read
+     * as marks), while the reader lags by a varying number of frames and the ring often fills: it
+     * reads every frame intact and in order, and nothing after the last. The writer's zeroing
+     * ahead of its tail must stop short of unread frames, and a frame whose next mark lies past
+     * the zeroed bytes must clear it itself.
+     */
+    @Test
+    void aLaggingReaderGetsEveryFrameWhileTheWriterZeroesAhead() throws Exception {
+        ShmTransport[] t = pair(SMALL);
+        java.util.Random random = new java.util.Random(42);
+        int[] budget = {0};  // frames the reader takes in this poll; the rest stay in the ring
+        Sink sink = new Sink() {
+            @Override
+            public Target onHeader(int peer, Header h) {
+                if (budget[0] == 0) return FrameSink.LATER;
+                budget[0]--;
+                return super.onHeader(peer, h);
+            }
+        };
+        int written = 0, read = 0;
+        while (written < 60_000) {
+            int burst = 1 + random.nextInt(400);
+            for (int i = 0; i < burst; i++) {
+                int len = random.nextInt(8) == 0 ? 200 + random.nextInt(3000) : random.nextInt(130);
+                byte[] p = new byte[len];
+                for (int k = 0; k < len; k++) p[k] = (byte) (0x80 | (written + k));
+                Buf buf = new Buf(p, BaseKind.BYTE, 0, len);
+                boolean ok = written % 2 == 0 ? t[0].writeEager(1, 1, 0, 5, written, buf, len, new Header())
+                        : t[0].writeWhole(1, new Header(2, 5, 0, written, len, 0, written, -len), buf, 0);
+                if (!ok) break;  // full: the reader has to catch up
+                written++;
+            }
+            budget[0] = random.nextInt(2) == 0 ? written - read : random.nextInt(written - read + 1);
+            int want = budget[0];
+            assertEquals(want, t[1].poll(sink), "frames read after " + written + " written");
+            for (int i = 0; i < want; i++, read++) {
+                Object[] f = sink.got.poll();
+                Header h = (Header) f[1];
+                assertEquals(read, h.tag, "frame order");
+                byte[] bytes = (byte[]) f[2];
+                assertEquals(h.payloadLen, bytes.length);
+                for (int k = 0; k < bytes.length; k++) {
+                    assertEquals((byte) (0x80 | (read + k)), bytes[k], "byte " + k + " of frame " + read);
+                }
+            }
+        }
+        budget[0] = written - read;
+        assertEquals(written - read, t[1].poll(sink), "the rest");
+        budget[0] = 1;
+        assertEquals(0, t[1].poll(sink), "nothing after the last frame written");
+        assertFalse(t[1].hasInput());
     }
 
     @Test
