@@ -32,8 +32,9 @@ import java.nio.file.StandardOpenOption;
  * lines. Clearing that mark just before the release store had meant, whenever it fell in the
  * next line, taking that line back from the reader's core before the frame could be seen (8-byte
  * latency about 0.39 µs instead of 0.32 with the cores apart, 0.145 instead of 0.13 together;
- * forty-second session). Positions only grow; index = position mod capacity. A frame of up to {@code SLACK} bytes is contiguous even where it crosses the
- * end of the data area (it runs on into the slack), so headers and eager messages never wrap:
+ * forty-second session). Positions only grow; index = position mod capacity. A frame of up to
+ * {@code SLACK} bytes is contiguous even where it crosses the end of the data area (it runs on
+ * into the slack), so headers and eager messages never wrap:
  * only the payloads of larger frames wrap to the start. No two unread frames can both reach
  * into the slack, as they would have to be more than a ring apart.
  *
