@@ -83,7 +83,7 @@ public final class ShmTransport implements Transport {
      * How far past the start of its tail's cache line a writer keeps the ring zeroed (three
      * lines): far enough that the next small frame's mark is already 0.
      */
-    static final int ZERO_AHEAD = 192;
+    private static final int ZERO_AHEAD = 192;
     /**
      * A frame's header comes in one of two forms, told apart by the top bit of its first int.
      * The short form (16 bytes: kind and flags, payload length, context, tag) is for frames whose
