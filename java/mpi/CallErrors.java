@@ -22,8 +22,8 @@ final class CallErrors {
     private CallErrors() {
     }
 
-    /** How many calls are open on this thread. */
-    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    /** How many calls are open on each thread. */
+    private static final CallDepth DEPTH = new CallDepth();
 
     /** Opens a collective: the backend's bracket, then the call's depth. */
     static void begin(BackendComm c, String call, boolean nonBlocking) {
@@ -52,7 +52,7 @@ final class CallErrors {
 
     /** Opens a call; returns this thread's depth counter for {@link #leave(int[], Comm, Throwable)}. */
     static int[] enter() {
-        int[] depth = DEPTH.get();
+        int[] depth = DEPTH.counter();
         depth[0]++;
         return depth;
     }
@@ -63,10 +63,10 @@ final class CallErrors {
      * caller is to rethrow {@code failure}.
      */
     static void leave(Comm comm, Throwable failure) {
-        leave(DEPTH.get(), comm, failure);
+        leave(DEPTH.counter(), comm, failure);
     }
 
-    /** {@link #leave(Comm, Throwable)} with the counter {@link #enter} returned: one thread-local lookup a call. */
+    /** {@link #leave(Comm, Throwable)} with the counter {@link #enter} returned: one counter lookup a call. */
     static void leave(int[] depth, Comm comm, Throwable failure) {
         depth[0]--;
         if (depth[0] == 0 && comm != null && failure instanceof MPIException) {

@@ -6,25 +6,25 @@ package mpi;
  * call on the same thread (rAccumulate's accumulate) leave the error to the outermost one.
  */
 final class Raised {
-    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final CallDepth DEPTH = new CallDepth();
 
     private Raised() {
     }
 
     /** Returns this thread's depth counter: the caller decrements it when the call ends (one lookup per call). */
     static int[] enter() {
-        int[] d = DEPTH.get();
+        int[] d = DEPTH.counter();
         d[0]++;
         return d;
     }
 
     static void leave() {
-        DEPTH.get()[0]--;
+        DEPTH.counter()[0]--;
     }
 
     /** In a failing call of {@code win}: applies {@code handler} when this is the outermost call; returns {@code e} to throw. */
     static MPIException on(Win win, Comm comm, Errhandler handler, MPIException e) {
-        if (DEPTH.get()[0] == 1) apply(comm, handler, e);
+        if (DEPTH.counter()[0] == 1) apply(comm, handler, e);
         return e;
     }
 

@@ -4,6 +4,8 @@ import io.github.mpi4j.testing.Check;
 import io.github.mpi4j.testing.RankTest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import mpi.Comm;
 import mpi.Errhandler;
 import mpi.Group;
@@ -141,6 +143,58 @@ public class ErrhandlerCallsSuite {
             c.waitFor();
             Check.equal(comm.getSize() - 1, max[0], "max of the ranks");
             rec.notCalled("successful completions");
+        } finally {
+            dup.free();
+        }
+    }
+
+    /**
+     * Threads that fail calls at the same time each get one handler call per failed call: every
+     * thread keeps its own count of open calls (CallErrors caches the last caller's), so no
+     * thread's call is taken for another's nested one. The calls fail their argument checks,
+     * before any backend, so this holds at every thread level.
+     */
+    @RankTest
+    public void everyThreadsFailedCallsReachTheHandlerOnceEach(Intracomm comm) throws InterruptedException {
+        int size = comm.getSize();
+        Intracomm dup = comm.dup();
+        try {
+            AtomicInteger calls = new AtomicInteger();
+            AtomicInteger wrongCode = new AtomicInteger();
+            dup.setErrhandler(Comm.createErrhandler((c, code) -> {
+                if (code != MPI.ERR_RANK && code != MPI.ERR_TAG && code != MPI.ERR_BUFFER) wrongCode.incrementAndGet();
+                calls.incrementAndGet();
+            }));
+            int threads = 3, rounds = 4_000;
+            AtomicInteger thrown = new AtomicInteger();
+            AtomicReference<Throwable> unexpected = new AtomicReference<>();
+            Thread[] workers = new Thread[threads];
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                workers[t] = new Thread(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        try {
+                            switch ((i + id) % 3) {
+                                case 0: dup.iSend(new int[1], 1, MPI.INT, size + i, 1); break;
+                                case 1: dup.iRecv(new int[1], 1, MPI.INT, 0, -2 - i); break;
+                                default: dup.recv(new int[2], 3, MPI.INT, 0, 4); break;
+                            }
+                            unexpected.compareAndSet(null, new AssertionError("round " + i + " did not fail"));
+                        } catch (MPIException e) {
+                            thrown.incrementAndGet();
+                        } catch (Throwable e) {
+                            unexpected.compareAndSet(null, e);
+                        }
+                    }
+                }, "failing-calls-" + t);
+                workers[t].start();
+            }
+            for (Thread w : workers) w.join(60_000);
+            for (Thread w : workers) Check.isTrue(!w.isAlive(), w.getName() + " finished within 60 s");
+            Check.isTrue(unexpected.get() == null, "only MPIExceptions: " + unexpected.get());
+            Check.equal(threads * rounds, thrown.get(), "failed calls");
+            Check.equal(threads * rounds, calls.get(), "handler calls, one per failed call");
+            Check.equal(0, wrongCode.get(), "handler calls with a code other than the calls' own");
         } finally {
             dup.free();
         }
