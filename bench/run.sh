@@ -29,7 +29,9 @@
 #               place its two vCPUs in two core complexes for seconds to minutes, which runs
 #               everything, C included, 2-2.6 times slower at small sizes (docs/performance.md,
 #               twenty-fourth session); Report then compares the jobs of each placement, as read
-#               by cpu_pair just before every job, and each Java job with its repetition's C job
+#               by cpu_pair before and after every job (a job whose readings disagree counts in
+#               neither), and each Java job with its repetition's C job, over all repetitions
+#               and over those whose two jobs held the same placement (forty-third session)
 #   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
@@ -391,9 +393,11 @@ for rep in $(seq 1 "$reps"); do
       echo "== rep $rep: $test np=$np" >&2
       placement "$np" "$rep" "$test" c
       run_c "$np" "$test" | record "$np" "$rep"
+      if [ "$run_name" = small ]; then placement "$np" "$rep" "$test" c "" after; fi
       for kind in array direct; do
         placement "$np" "$rep" "$test" "$kind"
         run_java "$np" "$test" "$kind" | record "$np" "$rep"
+        if [ "$run_name" = small ]; then placement "$np" "$rep" "$test" "$kind" "" after; fi
       done
     done
   done

@@ -62,7 +62,8 @@ public final class Report {
         table(md, targets, "bw", "2", "c", "bandwidth, MB/s (higher is better); ratio = Java / C", false);
         messageRate(md);
         if (backend.equals("fabric")) {
-            sameRepetitionRatios(md);
+            sameRepetitionRatios(md, false);
+            sameRepetitionRatios(md, true);
             byPlacement(md, true);
             byPlacement(md, false);
         }
@@ -133,12 +134,19 @@ public final class Report {
      * everything, C included, 2-3 times slower for seconds to minutes at a time
      * (docs/performance.md, twenty-fourth session); when that state holds a large share of the
      * jobs, the ratio of the two medians compares jobs of different states, and this one does not.
+     * With {@code samePlacement}, only the repetitions whose C and Java jobs read the same
+     * placement before and after each ran: the placement flips within seconds, so a C job and
+     * the Java job after it do not always share one (forty-third session).
      */
-    private static void sameRepetitionRatios(StringBuilder md) {
+    private static void sameRepetitionRatios(StringBuilder md, boolean samePlacement) {
         TreeSet<Long> sizes = sizes("2", "latency", "c", 64);
         if (sizes.isEmpty()) return;
+        if (samePlacement && !BY_REP.containsKey("2 pairafter_latency c 0")) return;  // runs before the 43rd session
         md.append("\n### small messages, np 2: median of the per-repetition ratios (each Java job / the C job of ")
-                .append("its repetition); targets at 8 bytes: latency ≤ 1.0, rate ≥ 1.0\n\n");
+                .append("its repetition)")
+                .append(samePlacement ? ", over the repetitions whose C job and Java job each read one placement before "
+                        + "and after and the same one (the count in parentheses)" : "")
+                .append("; targets at 8 bytes: latency ≤ 1.0, rate ≥ 1.0\n\n");
         md.append("| bytes | latency array | latency direct | rate array | rate direct | repetitions |\n")
                 .append("|---:|---:|---:|---:|---:|---:|\n");
         for (long size : sizes) {
@@ -146,17 +154,37 @@ public final class Report {
             int pairs = 0;
             for (String test : new String[] {"latency", "bw"}) {
                 for (String kind : new String[] {"array", "direct"}) {
-                    List<Double> r = ratios("2 " + test + " " + kind + " " + size, "2 " + test + " c " + size);
+                    List<Double> r = ratios("2 " + test + " " + kind + " " + size, "2 " + test + " c " + size,
+                            rep -> !samePlacement || samePlacement(test, kind, rep));
                     pairs = Math.max(pairs, r.size());
                     if (r.isEmpty()) {
                         row.append(" | ");
                         continue;
                     }
-                    row.append(" | ").append(ratioCell(test, size, median(r)));
+                    row.append(" | ").append(ratioCell(test, size, median(r)))
+                            .append(samePlacement ? " (" + r.size() + ")" : "");
                 }
             }
             md.append(row).append(" | ").append(pairs).append(" |\n");
         }
+    }
+
+    /** Whether the C job and the {@code kind} job of one small-mode repetition both stayed in one placement, the same. */
+    private static boolean samePlacement(String test, String kind, int rep) {
+        Boolean java = smallPlacement(test, kind, rep);
+        return java != null && java.equals(smallPlacement(test, "c", rep));
+    }
+
+    /**
+     * A small-mode job's placement: from the readings before and after it where both were taken
+     * (null where they disagree: the placement changed around the job), else from the one before.
+     */
+    private static Boolean smallPlacement(String test, String kind, int rep) {
+        Map<Integer, Double> before = BY_REP.get("2 pairline_" + test + " " + kind + " 0");
+        Map<Integer, Double> after = BY_REP.get("2 pairafter_" + test + " " + kind + " 0");
+        Double b = before == null ? null : before.get(rep);
+        if (after == null) return b == null || b.isNaN() ? null : b < FAST_LINE_NS;
+        return placement(b, after.get(rep));
     }
 
     /**
@@ -242,15 +270,18 @@ public final class Report {
 
     /**
      * Issue 12's small-message targets from the jobs of one placement only: the medians of C,
-     * arrays and direct buffers over the jobs that found the vCPUs in that placement just before
-     * they started (a placement can still change during a job).
+     * arrays and direct buffers over the jobs that found the vCPUs in that placement before and
+     * after they ran (runs before the forty-third session: just before; a placement can change
+     * and change back during a job).
      */
     private static void byPlacement(StringBuilder md, boolean fast) {
         TreeSet<Long> sizes = sizes("2", "latency", "c", 64);
         if (sizes.isEmpty() || !BY_REP.containsKey("2 pairline_latency c 0")) return;
         md.append("\n### small messages, np 2, jobs in the ").append(fast ? "fast" : "slow")
                 .append(" placement (a cache line ").append(fast ? "under " : "at or over ")
-                .append(fmt("%.0f", FAST_LINE_NS)).append(" ns just before the job): medians\n\n");
+                .append(fmt("%.0f", FAST_LINE_NS)).append(BY_REP.containsKey("2 pairafter_latency c 0")
+                        ? " ns before and after the job; jobs whose readings disagree are left out): medians\n\n"
+                        : " ns just before the job): medians\n\n");
         md.append("| bytes | latency C | array | direct | array ratio | direct ratio | rate C (M/s) | array | direct | ")
                 .append("array ratio | direct ratio | jobs C/array/direct, latency; rate |\n")
                 .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -284,11 +315,10 @@ public final class Report {
     private static List<Double> inPlacement(String test, String kind, long size, boolean fast) {
         List<Double> out = new ArrayList<>();
         Map<Integer, Double> values = BY_REP.get("2 " + test + " " + kind + " " + size);
-        Map<Integer, Double> lines = BY_REP.get("2 pairline_" + test + " " + kind + " 0");
-        if (values == null || lines == null) return out;
+        if (values == null) return out;
         for (Map.Entry<Integer, Double> e : values.entrySet()) {
-            Double line = lines.get(e.getKey());
-            if (line != null && (line < FAST_LINE_NS) == fast) out.add(e.getValue());
+            Boolean placement = smallPlacement(test, kind, e.getKey());
+            if (placement != null && placement == fast) out.add(e.getValue());
         }
         return out;
     }

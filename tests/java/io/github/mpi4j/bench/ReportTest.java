@@ -44,6 +44,7 @@ class ReportTest {
         String table = report(RAW);
         // Per repetition: 0.40/0.16 = 2.5, 0.17/0.40 = 0.425, 1.0, 0.17/0.16 = 1.0625; median (1.0 + 1.0625) / 2.
         assertTrue(table.contains("| 8 | 1.03 ✗ |  |  |  | 4 |"), table);
+        assertTrue(!table.contains("the same one"), "no readings after the jobs: no same-placement table\n" + table);
         // Fast placement: C 0.16 (reps 1, 4), arrays 0.17 (reps 2, 4): 1.0625.
         String fast = table.substring(table.indexOf("jobs in the fast placement"));
         assertTrue(fast.contains("| 8 | 0.160 | 0.170 |  | 1.06 ✗ |"), fast);
@@ -59,6 +60,43 @@ class ReportTest {
         String table = report(RAW.lines().filter(l -> !l.contains("pairline")).reduce("", (a, b) -> a + b + "\n"));
         assertTrue(table.contains("per-repetition ratios"), table);
         assertTrue(!table.contains("placement ("), table);
+    }
+
+    /**
+     * With a reading after each job too (small runs from the forty-third session on), a job
+     * counts in a placement only where both readings agree, and the second table of
+     * per-repetition ratios keeps the repetitions whose two jobs held the same placement. Here
+     * rep 1's array job starts fast and ends slow, and rep 2's jobs run in different placements.
+     */
+    @Test
+    void smallJobsCountOnlyWhereThePlacementHeldAroundThem() throws Exception {
+        String raw = String.join("\n",
+                small(1, "c", 0.16, 50, 50), small(1, "array", 0.12, 50, 220),
+                small(2, "c", 0.40, 220, 220), small(2, "array", 0.17, 50, 50),
+                small(3, "c", 0.40, 220, 220), small(3, "array", 0.40, 220, 220),
+                small(4, "c", 0.16, 50, 50), small(4, "array", 0.17, 50, 50), "");
+        String table = report(raw);
+        // Every repetition: 0.75, 0.425, 1.0, 1.0625; median (0.75 + 1.0) / 2.
+        assertTrue(table.contains("| 8 | 0.88 ✓ |  |  |  | 4 |"), table);
+        // Reps 3 and 4 held one placement on both sides: 1.0 and 1.0625.
+        String same = table.substring(table.indexOf("the same one (the count in parentheses)"));
+        assertTrue(same.contains("| 8 | 1.03 ✗ (2) |  |  |  | 2 |"), same);
+        // Fast: C reps 1 and 4 (0.16), arrays reps 2 and 4 (0.17); rep 1's array job is left out.
+        String fast = table.substring(table.indexOf("jobs in the fast placement"));
+        assertTrue(fast.contains("before and after the job"), fast);
+        assertTrue(fast.contains("| 8 | 0.160 | 0.170 |  | 1.06 ✗ |"), fast);
+        assertTrue(fast.contains("| 2/2/0; 0/0/0 |"), fast);
+        String slow = table.substring(table.indexOf("jobs in the slow placement"));
+        assertTrue(slow.contains("| 8 | 0.400 | 0.400 |  | 1.00 ✓ |"), slow);
+        assertTrue(slow.contains("| 2/1/0; 0/0/0 |"), slow);
+    }
+
+    /** One small-mode latency job's lines at 8 bytes: the placement before, the result, the placement after. */
+    private static String small(int rep, String kind, double micros, double lineBefore, double lineAfter) {
+        return String.join("\n",
+                "np=2 rep=" + rep + " RESULT pairline_latency " + kind + " 0 " + lineBefore,
+                "np=2 rep=" + rep + " RESULT latency " + kind + " 8 " + micros,
+                "np=2 rep=" + rep + " RESULT pairafter_latency " + kind + " 0 " + lineAfter);
     }
 
     /**
