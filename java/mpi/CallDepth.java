@@ -5,10 +5,12 @@ package mpi;
  * sendRecv's receive, an rAccumulate's accumulate) leaves its error to the outermost call.
  *
  * <p>Every call of the API looks its thread's counter up. Most programs call MPI from one thread,
- * which finds its counter in {@link #last} with one compare instead of a thread-local lookup (a
- * few ns of a small message's budget, measured in docs/performance.md, "Forty-third session").
- * Only a thread stores its own pair there, and the pair's fields are final, so a thread that
- * finds itself there holds its own counter; another thread reads a miss and looks its own up.
+ * which finds its counter in {@link #owner} with one compare instead of a thread-local lookup (a
+ * few ns of a small message's budget: docs/performance.md, "Forty-third session"). The first
+ * thread to call holds that slot until it ends; other threads look theirs up as before and
+ * write nothing shared, so threads calling at once (ranks as threads) do not pass a line
+ * between their cores. Only a thread stores its own pair there, and the pair's fields are
+ * final, so a thread that finds itself there holds its own counter.
  */
 final class CallDepth {
     private final ThreadLocal<int[]> perThread = ThreadLocal.withInitial(() -> new int[1]);
@@ -24,15 +26,15 @@ final class CallDepth {
         }
     }
 
-    private Pair last = new Pair(null, null);
+    private Pair owner = new Pair(null, null);
 
     /** This thread's counter: element 0 is the number of its calls open now. */
     int[] counter() {
         Thread me = Thread.currentThread();
-        Pair p = last;
+        Pair p = owner;
         if (p.thread == me) return p.depth;
         int[] depth = perThread.get();
-        last = new Pair(me, depth);
+        if (p.thread == null || !p.thread.isAlive()) owner = new Pair(me, depth);  // a free slot, or its thread ended
         return depth;
     }
 }
