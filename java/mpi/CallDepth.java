@@ -34,7 +34,13 @@ final class CallDepth {
         Pair p = owner;
         if (p.thread == me) return p.depth;
         int[] depth = perThread.get();
-        if (p.thread == null || !p.thread.isAlive()) owner = new Pair(me, depth);  // a free slot, or its thread ended
+        // A free slot, or its thread ended (getState reads a field; isAlive is a native call in JDK 17).
+        if (p.thread == null || p.thread.getState() == Thread.State.TERMINATED) owner = new Pair(me, depth);
         return depth;
+    }
+
+    /** Whether this thread holds the slot (for tests). */
+    boolean heldByThisThread() {
+        return owner.thread == Thread.currentThread();
     }
 }

@@ -3,6 +3,7 @@ package mpi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ class CallDepthTest {
             c[0] = 7;
             first.set(c);
             assertSame(c, depth.counter(), "the slot's thread finds its own counter");
+            assertTrue(depth.heldByThisThread(), "the first caller holds the slot");
         });
 
         int[] mine = depth.counter();  // the owner ended: this thread takes the slot
@@ -29,6 +31,7 @@ class CallDepthTest {
         assertEquals(0, mine[0], "a new thread starts with no call open");
         mine[0] = 3;
         assertSame(mine, depth.counter(), "the same counter on the next call");
+        assertTrue(depth.heldByThisThread(), "the slot passed on when its thread ended");
 
         AtomicReference<int[]> other = new AtomicReference<>();
         inThread(() -> {
@@ -36,6 +39,7 @@ class CallDepthTest {
             other.set(c);
             c[0]++;
             assertSame(c, depth.counter(), "a thread without the slot finds its own counter too");
+            assertTrue(!depth.heldByThisThread(), "a live thread keeps the slot");
         });
         assertNotSame(mine, other.get(), "each thread its own counter");
         assertEquals(1, other.get()[0], "the other thread's count");
