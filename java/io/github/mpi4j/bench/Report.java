@@ -64,6 +64,7 @@ public final class Report {
         if (backend.equals("fabric")) {
             sameRepetitionRatios(md, false);
             sameRepetitionRatios(md, true);
+            targetIntervals(md);
             byPlacement(md, true);
             byPlacement(md, false);
         }
@@ -167,6 +168,52 @@ public final class Report {
             }
             md.append(row).append(" | ").append(pairs).append(" |\n");
         }
+    }
+
+    /**
+     * The 8-byte targets' per-repetition ratios with a 95 % confidence interval for their median
+     * ({@link MedianInterval}), over all repetitions and over those that held one placement, and
+     * what the run can say: met or missed where the whole interval lies on one side of 1.0, a
+     * tie where it holds 1.0 (this run cannot tell Java from C there).
+     */
+    private static void targetIntervals(StringBuilder md) {
+        if (!VALUES.containsKey("2 latency c 8")) return;
+        boolean placements = BY_REP.containsKey("2 pairafter_latency c 0");
+        md.append("\n### small messages, 8 bytes: the median of the per-repetition ratios with its 95 % confidence ")
+                .append("interval (order statistics); met or missed where the whole interval is on one side of 1.0, ")
+                .append("a tie where it holds 1.0\n\n");
+        md.append("| target | kind | all repetitions | verdict |")
+                .append(placements ? " repetitions that held one placement | verdict |" : "").append('\n')
+                .append("|---|---|---|---|").append(placements ? "---|---|" : "").append('\n');
+        for (String test : new String[] {"latency", "bw"}) {
+            for (String kind : new String[] {"array", "direct"}) {
+                StringBuilder row = new StringBuilder("| " + (test.equals("latency") ? "latency ≤ 1.0" : "rate ≥ 1.0")
+                        + " | " + kind);
+                for (boolean samePlacement : placements ? new boolean[] {false, true} : new boolean[] {false}) {
+                    List<Double> r = ratios("2 " + test + " " + kind + " 8", "2 " + test + " c 8",
+                            rep -> !samePlacement || samePlacement(test, kind, rep));
+                    row.append(" | ").append(intervalCell(r)).append(" | ").append(verdict(test, r));
+                }
+                md.append(row).append(" |\n");
+            }
+        }
+    }
+
+    private static String intervalCell(List<Double> r) {
+        if (r.isEmpty()) return "";
+        double[] ci = MedianInterval.of(r);
+        return fmt("%.2f", median(r)) + (ci == null ? "" : fmt(" [%.2f–%.2f]", ci[0], ci[1])) + " (" + r.size() + ")";
+    }
+
+    /** Met, missed or a tie for a lower-is-better (latency) or higher-is-better (rate) ratio's interval. */
+    static String verdict(String test, List<Double> r) {
+        double[] ci = r.isEmpty() ? null : MedianInterval.of(r);
+        if (ci == null) return r.isEmpty() ? "" : "too few repetitions";
+        boolean lowerIsBetter = test.equals("latency");
+        double good = lowerIsBetter ? ci[1] : ci[0], bad = lowerIsBetter ? ci[0] : ci[1];
+        if (lowerIsBetter ? good <= 1.0 : good >= 1.0) return "met ✓";
+        if (lowerIsBetter ? bad > 1.0 : bad < 1.0) return "missed ✗";
+        return "tie (1.0 within)";
     }
 
     /** Whether the C job and the {@code kind} job of one small-mode repetition both stayed in one placement, the same. */

@@ -91,6 +91,26 @@ class ReportTest {
         assertTrue(slow.contains("| 2/1/0; 0/0/0 |"), slow);
     }
 
+    /**
+     * The 8-byte targets with the median's 95 % interval: ten repetitions, C at 0.20 µs, the
+     * arrays at 0.90-1.40 of it; the last three arrays jobs end in the other placement. All ten:
+     * median (0.94 + 0.96) / 2, interval the 2nd and 9th values, 0.91-1.30, so a tie; the seven
+     * that held one placement: median 0.93, interval min-max (0.90-0.97) for seven values, met.
+     */
+    @Test
+    void eightByteTargetsCarryTheMediansInterval() throws Exception {
+        double[] ratios = {0.90, 0.91, 0.92, 0.93, 0.94, 0.96, 0.97, 1.20, 1.30, 1.40};
+        StringBuilder raw = new StringBuilder();
+        for (int rep = 1; rep <= ratios.length; rep++) {
+            raw.append(small(rep, "c", 0.20, 50, 50)).append('\n')
+                    .append(small(rep, "array", 0.20 * ratios[rep - 1], 50, rep > 7 ? 220 : 50)).append('\n');
+        }
+        String table = report(raw.toString());
+        String part = table.substring(table.indexOf("95 % confidence interval"));
+        assertTrue(part.contains("| latency ≤ 1.0 | array | 0.95 [0.91–1.30] (10) | tie (1.0 within) | "
+                + "0.93 [0.90–0.97] (7) | met ✓ |"), part);
+    }
+
     /** One small-mode latency job's lines at 8 bytes: the placement before, the result, the placement after. */
     private static String small(int rep, String kind, double micros, double lineBefore, double lineAfter) {
         return String.join("\n",
