@@ -31,7 +31,9 @@
 #               twenty-fourth session); Report then compares the jobs of each placement, as read
 #               by cpu_pair before and after every job (a job whose readings disagree counts in
 #               neither), and each Java job with its repetition's C job, over all repetitions
-#               and over those whose two jobs held the same placement (forty-third session)
+#               and over those whose two jobs held the same placement (forty-third session); the
+#               8-byte targets with a 95% interval for that median: met, missed or a tie
+#               (forty-fourth session)
 #   gpu-overhead  what mpi4j adds to an NCCL call: NcclOverhead (Java, a world of one process)
 #               vs bench/nccl_overhead_c.c (C), the same calls on the same library, by default
 #               the test-only fake NCCL in its no-op mode (FAKE_NCCL_NOOP=1), where the library
