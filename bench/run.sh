@@ -8,7 +8,7 @@
 #   bench/run.sh gpu-overhead                 REPS=3 CALLS=200000 BATCHES=15
 #   bench/run.sh nccl                         NP=<GPUs> ARGS="-b 8 -e 256M -f 2"
 #   bench/run.sh fileio                       NPS="4" BLOCKS="4096 65536" PER=4194304 ITERS=8 DIR=/tmp
-#   bench/run.sh coldstart                    REPS=3 ROUNDS=20 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4" WARM=1
+#   bench/run.sh coldstart                    REPS=3 ROUNDS=30 PER=5000 CALLS=20 BYTES=16777216 NPS="2 4" WARM=1
 #   bench/run.sh overlap                      REPS=3 SIZES=1048576,16777216 ITERS=100 NPS="2 4"
 #   bench/run.sh tcp-pairs                    REPS=5 MIN=65536 BW_MAX=4194304
 #
@@ -47,7 +47,9 @@
 #   coldstart   from the first call after MPI_Init, in a fresh job each time, with plain
 #               `java -cp jar` (no benchmark-chosen JVM flags, no warm-up): an 8-byte ping-pong
 #               at np 2 in ROUNDS rounds of PER round trips (average one-way latency and the
-#               worst round trip / 2 per round), then CALLS successive allreduces of BYTES of
+#               worst round trip / 2 per round; 30 rounds by default, so that they hold the
+#               JIT's C2 compile of the program's own loop, at its 100,000th round trip: 20
+#               rounds left it out, forty-fourth session), then CALLS successive allreduces of BYTES of
 #               doubles at every np in NPS (each call's time); ColdStart on the fabric
 #               (mpi4jrun) and the MPI backend (mpirun), arrays and direct buffers, and the C
 #               twin bench/coldstart_c.c; ColdStartReport marks issue 12's targets. Each Java
@@ -202,7 +204,7 @@ if [ "$mode" = coldstart ] || [ "$mode" = overlap ]; then
   root=()
   [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
   mpirun_=(mpirun --oversubscribe --bind-to none "${root[@]}")
-  rounds=${ROUNDS:-20}; per=${PER:-5000}; calls=${CALLS:-20}; bytes=${BYTES:-16777216}
+  rounds=${ROUNDS:-30}; per=${PER:-5000}; calls=${CALLS:-20}; bytes=${BYTES:-16777216}
   sizes=${SIZES:-1048576,16777216}; iters=${ITERS:-100}   # overlap: OSU's 100 iterations for messages above 8 KiB
   # overlap: OSU's busy computation, then a sleep of the same length (a free core for progress)
   computes=${COMPUTES:-busy idle}
