@@ -20,10 +20,7 @@ final class MedianInterval {
     private MedianInterval() {
     }
 
-    /** The smallest sample that has an interval. */
-    static final int MIN_VALUES = 6;
-
-    /** {low, high} for {@code values}, or null with fewer than {@link #MIN_VALUES}. */
+    /** {low, high} for {@code values}, or null with fewer than 6 values. */
     static double[] of(List<Double> values) {
         int n = values.size();
         int j = lowerRank(n);
