@@ -111,12 +111,19 @@ class ReportTest {
                 + "0.93 [0.90–0.97] (7) | met ✓ |"), part);
     }
 
-    /** One small-mode latency job's lines at 8 bytes: the placement before, the result, the placement after. */
+    /** One small-mode latency job's lines at 8 bytes (placement readings at size 0, as run.sh writes them). */
     private static String small(int rep, String kind, double micros, double lineBefore, double lineAfter) {
+        return jobLines(rep, "latency", kind, 8, 0, micros, lineBefore, lineAfter);
+    }
+
+    /** A job's lines as bench/run.sh writes them: the cpu_pair reading before, the result, the reading after. */
+    private static String jobLines(int rep, String test, String kind, long bytes, long placementBytes, double value,
+                                   double lineBefore, double lineAfter) {
+        String at = "np=2 rep=" + rep + " RESULT ";
         return String.join("\n",
-                "np=2 rep=" + rep + " RESULT pairline_latency " + kind + " 0 " + lineBefore,
-                "np=2 rep=" + rep + " RESULT latency " + kind + " 8 " + micros,
-                "np=2 rep=" + rep + " RESULT pairafter_latency " + kind + " 0 " + lineAfter);
+                at + "pairline_" + test + " " + kind + " " + placementBytes + " " + lineBefore,
+                at + test + " " + kind + " " + bytes + " " + value,
+                at + "pairafter_" + test + " " + kind + " " + placementBytes + " " + lineAfter);
     }
 
     /**
@@ -144,12 +151,9 @@ class ReportTest {
                 + "0.80 [0.63–1.00] ✗ (3) |"), missed);
     }
 
-    /** One tcp-pairs job's lines: the placement before, the result, the placement after. */
+    /** One tcp-pairs job's lines at 64 KiB (its placement readings carry the job's size). */
     private static String job(int round, String kind, double mbps, double lineBefore, double lineAfter) {
-        return String.join("\n",
-                "np=2 rep=" + round + " RESULT pairline_bw " + kind + " 65536 " + lineBefore,
-                "np=2 rep=" + round + " RESULT bw " + kind + " 65536 " + mbps,
-                "np=2 rep=" + round + " RESULT pairafter_bw " + kind + " 65536 " + lineAfter);
+        return jobLines(round, "bw", kind, 65536, 65536, mbps, lineBefore, lineAfter);
     }
 
     private String report(String raw) throws Exception {
