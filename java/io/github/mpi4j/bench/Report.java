@@ -142,7 +142,7 @@ public final class Report {
     private static void sameRepetitionRatios(StringBuilder md, boolean samePlacement) {
         TreeSet<Long> sizes = sizes("2", "latency", "c", 64);
         if (sizes.isEmpty()) return;
-        if (samePlacement && !BY_REP.containsKey("2 pairafter_latency c 0")) return;  // runs before the 43rd session
+        if (samePlacement && !readAfterJobs()) return;  // runs before the 43rd session
         md.append("\n### small messages, np 2: median of the per-repetition ratios (each Java job / the C job of ")
                 .append("its repetition)")
                 .append(samePlacement ? ", over the repetitions whose C job and Java job each read one placement before "
@@ -155,8 +155,7 @@ public final class Report {
             int pairs = 0;
             for (String test : new String[] {"latency", "bw"}) {
                 for (String kind : new String[] {"array", "direct"}) {
-                    List<Double> r = ratios("2 " + test + " " + kind + " " + size, "2 " + test + " c " + size,
-                            rep -> !samePlacement || samePlacement(test, kind, rep));
+                    List<Double> r = repetitionRatios(test, kind, size, samePlacement);
                     pairs = Math.max(pairs, r.size());
                     if (r.isEmpty()) {
                         row.append(" | ");
@@ -178,7 +177,7 @@ public final class Report {
      */
     private static void targetIntervals(StringBuilder md) {
         if (!VALUES.containsKey("2 latency c 8")) return;
-        boolean placements = BY_REP.containsKey("2 pairafter_latency c 0");
+        boolean placements = readAfterJobs();
         md.append("\n### small messages, 8 bytes: the median of the per-repetition ratios with its 95 % confidence ")
                 .append("interval (order statistics); met or missed where the whole interval is on one side of 1.0, ")
                 .append("a tie where it holds 1.0\n\n");
@@ -190,8 +189,7 @@ public final class Report {
                 StringBuilder row = new StringBuilder("| " + (test.equals("latency") ? "latency ≤ 1.0" : "rate ≥ 1.0")
                         + " | " + kind);
                 for (boolean samePlacement : placements ? new boolean[] {false, true} : new boolean[] {false}) {
-                    List<Double> r = ratios("2 " + test + " " + kind + " 8", "2 " + test + " c 8",
-                            rep -> !samePlacement || samePlacement(test, kind, rep));
+                    List<Double> r = repetitionRatios(test, kind, 8, samePlacement);
                     row.append(" | ").append(intervalCell(r)).append(" | ").append(verdict(test, r));
                 }
                 md.append(row).append(" |\n");
@@ -214,6 +212,20 @@ public final class Report {
         if (lowerIsBetter ? good <= 1.0 : good >= 1.0) return "met ✓";
         if (lowerIsBetter ? bad > 1.0 : bad < 1.0) return "missed ✗";
         return "tie (1.0 within)";
+    }
+
+    /**
+     * Java / C per small-mode repetition at one size; with {@code samePlacement}, only the
+     * repetitions whose two jobs held one placement, the same.
+     */
+    private static List<Double> repetitionRatios(String test, String kind, long size, boolean samePlacement) {
+        return ratios("2 " + test + " " + kind + " " + size, "2 " + test + " c " + size,
+                rep -> !samePlacement || samePlacement(test, kind, rep));
+    }
+
+    /** Whether the small run read the placement after each job too (from the forty-third session on). */
+    private static boolean readAfterJobs() {
+        return BY_REP.containsKey("2 pairafter_latency c 0");
     }
 
     /** Whether the C job and the {@code kind} job of one small-mode repetition both stayed in one placement, the same. */
@@ -326,7 +338,7 @@ public final class Report {
         if (sizes.isEmpty() || !BY_REP.containsKey("2 pairline_latency c 0")) return;
         md.append("\n### small messages, np 2, jobs in the ").append(fast ? "fast" : "slow")
                 .append(" placement (a cache line ").append(fast ? "under " : "at or over ")
-                .append(fmt("%.0f", FAST_LINE_NS)).append(BY_REP.containsKey("2 pairafter_latency c 0")
+                .append(fmt("%.0f", FAST_LINE_NS)).append(readAfterJobs()
                         ? " ns before and after the job; jobs whose readings disagree are left out): medians\n\n"
                         : " ns just before the job): medians\n\n");
         md.append("| bytes | latency C | array | direct | array ratio | direct ratio | rate C (M/s) | array | direct | ")
